@@ -1,0 +1,231 @@
+// dambit perft: leaf counts per depth, --divide per root move, --verify against the published tables.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "notation.hpp"
+#include "perft.hpp"
+#include "tables.hpp"
+
+namespace dambit {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: dambit perft [--variant V] [--fen FEN] --depth N [--duplicates drop|keep] [--divide]\n"
+    "                    [--threads T] [--hash MB] [--json]\n"
+    "       dambit perft --verify [--variant V|all] [--max-seconds S] [--threads T] [--hash MB]\n"
+    "\n"
+    "Counts the leaf positions N plies from a position (bulk counting at the last ply) and prints\n"
+    "one line per depth 1..N with nodes, seconds and Mnodes/s.\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --fen FEN          position (default: the variant's start position)\n"
+    "  --depth N          deepest ply to count, 1..30\n"
+    "  --duplicates D     drop (default): identical captures once; keep: every capture path\n"
+    "  --divide           also print the count of each root move at depth N\n"
+    "  --threads T        worker threads (default 1); moves two plies deep are shared out\n"
+    "  --hash MB          shared table of subtree counts (default 0: none); never changes a count\n"
+    "  --json             one object per line: {\"depth\":D,\"nodes\":N,\"seconds\":S}\n"
+    "                     (with --divide also {\"move\":M,\"nodes\":N} per root move)\n"
+    "  --verify           check every row of the published tables (perft/*.txt) of the variant\n"
+    "                     (--variant all: every variant); rows past the time budget are skipped\n"
+    "                     and said so; exit status 1 on any mismatch\n"
+    "  --max-seconds S    time budget of --verify (default 60)\n";
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double mnps(std::uint64_t nodes, double s) { return s > 0 ? double(nodes) / s / 1e6 : 0.0; }
+
+struct Settings {
+    Duplicates duplicates = Duplicates::kDrop;
+    int threads = 1;
+    std::unique_ptr<PerftHash> hash;
+    bool progress = false;  // report finished root moves on stderr during long depths
+};
+
+// Perft at one depth with the settings' threads and hash; also returns per-root counts.
+template <class R>
+std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& s) {
+    const auto t0 = Clock::now();
+    int done = 0;
+    return perft_divide<R>(p, depth, s.duplicates, s.threads, s.hash.get(),
+                           [&](int, std::uint64_t) {
+                               ++done;
+                               const double el = seconds_since(t0);
+                               if (s.progress && el > 2.0)
+                                   std::fprintf(stderr, "  depth %d: %d root moves done, %.1f s\r",
+                                                depth, done, el);
+                           });
+}
+
+std::uint64_t sum(const std::vector<std::uint64_t>& v) {
+    std::uint64_t n = 0;
+    for (auto x : v) n += x;
+    return n;
+}
+
+template <class R>
+int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Settings& s) {
+    using G = typename R::Geometry;
+    if (!json) std::printf("%5s %16s %10s %10s\n", "depth", "nodes", "seconds", "Mnodes/s");
+    for (int d = 1; d <= max_depth; ++d) {
+        const auto t0 = Clock::now();
+        const auto counts = run_depth(p, d, s);
+        const double el = seconds_since(t0);
+        const std::uint64_t n = sum(counts);
+        if (s.progress) std::fprintf(stderr, "%60s\r", "");
+        if (json)
+            std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n", d,
+                        static_cast<unsigned long long>(n), el);
+        else
+            std::printf("%5d %16llu %10.3f %10.2f\n", d, static_cast<unsigned long long>(n), el,
+                        mnps(n, el));
+        if (divide && d == max_depth) {
+            FixedList<PathMove<G>, kMaxMoves> roots;
+            if (s.duplicates == Duplicates::kKeep)
+                generate_paths<R, Duplicates::kKeep>(p, roots);
+            else
+                generate_paths<R, Duplicates::kDrop>(p, roots);
+            for (int i = 0; i < roots.size(); ++i) {
+                const std::string m = move_text<R>(roots[i]);
+                const auto c = static_cast<unsigned long long>(counts[std::size_t(i)]);
+                if (json)
+                    std::printf("{\"move\":\"%s\",\"nodes\":%llu}\n", m.c_str(), c);
+                else
+                    std::printf("  %-24s %16llu\n", m.c_str(), c);
+            }
+        }
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
+// Runs the rows of the tables depth by depth across positions, so that a tight budget still
+// covers every position's shallow rows; a row whose time, projected from the row before it on the
+// same position, would overrun the budget is skipped.
+int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
+    struct Group {
+        std::vector<PerftRow> rows;  // same variant, position and convention, by depth
+        double last_seconds = 0;
+        std::uint64_t last_nodes = 0;
+        bool stopped = false;
+    };
+    std::map<std::string, Group> groups;
+    std::vector<std::string> order;
+    int max_depth = 0;
+    for (Variant v : variants)
+        for (const PerftRow& r : perft_table(variant_name(v))) {
+            const std::string key = r.variant + "/" + r.name + "/" +
+                                    (r.duplicates == Duplicates::kKeep ? "keep" : "drop");
+            if (!groups.count(key)) order.push_back(key);
+            groups[key].rows.push_back(r);
+            max_depth = std::max(max_depth, r.depth);
+        }
+    for (auto& [k, g] : groups)
+        std::sort(g.rows.begin(), g.rows.end(),
+                  [](const PerftRow& a, const PerftRow& b) { return a.depth < b.depth; });
+
+    const auto start = Clock::now();
+    int passed = 0, failed = 0, skipped = 0;
+    std::printf("%-14s %-16s %-4s %5s %16s %10s %10s  %s\n", "variant", "position", "dup", "depth",
+                "nodes", "seconds", "Mnodes/s", "result");
+    for (int depth = 1; depth <= max_depth; ++depth) {
+        for (const std::string& key : order) {
+            Group& g = groups[key];
+            for (const PerftRow& r : g.rows) {
+                if (r.depth != depth) continue;
+                const char* dup = r.duplicates == Duplicates::kKeep ? "keep" : "drop";
+                const double left = budget - seconds_since(start);
+                const double estimate =
+                    g.last_nodes ? g.last_seconds * double(r.nodes) / double(g.last_nodes) : 0.0;
+                if (g.stopped || estimate > left) {
+                    g.stopped = true;
+                    ++skipped;
+                    std::printf("%-14s %-16s %-4s %5d %16llu %10s %10s  skipped (about %.0f s, past "
+                                "the %.0f s budget)\n",
+                                r.variant.c_str(), r.name.c_str(), dup, r.depth,
+                                static_cast<unsigned long long>(r.nodes), "-", "-", estimate,
+                                budget);
+                    continue;
+                }
+                s.duplicates = r.duplicates;
+                const std::uint64_t n = with_variant(
+                    *parse_variant(r.variant), [&]<class R>(std::type_identity<R>) {
+                        const Position<R> p = parse_fen<R>(r.fen);
+                        return sum(run_depth(p, r.depth, s));
+                    });
+                const double el = seconds_since(start) - (budget - left);
+                if (s.progress) std::fprintf(stderr, "%60s\r", "");
+                g.last_seconds = std::max(el, 1e-6);
+                g.last_nodes = std::max<std::uint64_t>(r.nodes, 1);
+                const bool ok = n == r.nodes;
+                ok ? ++passed : ++failed;
+                std::printf("%-14s %-16s %-4s %5d %16llu %10.3f %10.2f  %s", r.variant.c_str(),
+                            r.name.c_str(), dup, r.depth, static_cast<unsigned long long>(n), el,
+                            mnps(n, el), ok ? "ok" : "MISMATCH");
+                if (!ok)
+                    std::printf(" (published %llu)", static_cast<unsigned long long>(r.nodes));
+                std::printf("\n");
+                std::fflush(stdout);
+            }
+        }
+    }
+    std::printf("%d rows verified, %d mismatches, %d skipped, %.1f s\n", passed, failed, skipped,
+                seconds_since(start));
+    return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int perft_command(int argc, char** argv) {
+    const cli::Args args(argc, argv,
+                         {"variant", "fen", "depth", "duplicates", "threads", "hash", "max-seconds"},
+                         {"divide", "json", "verify", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    Settings s;
+    const std::string dup = args.get_or("duplicates", "drop");
+    if (dup != "drop" && dup != "keep")
+        throw cli::UsageError("bad value '" + dup + "' for --duplicates (want drop or keep)");
+    s.duplicates = dup == "keep" ? Duplicates::kKeep : Duplicates::kDrop;
+    s.threads = int(args.get_int("threads", 1, 1, 256));
+    if (const auto mb = args.get_int("hash", 0, 0, 1 << 20)) s.hash = std::make_unique<PerftHash>(mb);
+    s.progress = isatty(2);
+
+    if (args.has("verify")) {
+        for (const char* o : {"fen", "depth", "divide", "duplicates", "json"})
+            if (args.has(o))
+                throw cli::UsageError(std::string("--") + o + " does not go with --verify");
+        std::vector<Variant> variants;
+        if (args.get_or("variant", "") == "all") {
+            for (auto n : kVariantNames) variants.push_back(*parse_variant(n));
+        } else {
+            variants.push_back(args.variant());
+        }
+        return verify(variants, args.get_double("max-seconds", 60.0, 0.0, 1e9), s);
+    }
+    if (args.has("max-seconds")) throw cli::UsageError("--max-seconds goes with --verify");
+    if (!args.has("depth")) throw cli::UsageError("missing --depth N (or --verify)");
+    const int depth = int(args.get_int("depth", 0, 1, 30));
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+        const auto fen = args.get("fen");
+        const Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
+        return plain_perft(p, depth, args.has("divide"), args.has("json"), s);
+    });
+}
+
+}  // namespace dambit

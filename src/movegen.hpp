@@ -1,0 +1,432 @@
+// Move generation: detect, count and generate, for every variant, from the rule traits.
+//
+// Captures are compulsory, so generation is "captures if there are any, else quiet moves".
+// Captures are enumerated by a depth-first search over capture steps in which the four diagonal
+// directions are examined together, one lane each (lanes.hpp): a single vector step finds, in all
+// four directions at once, the next piece along the diagonal, whether it is an enemy not yet taken,
+// and whether the square behind it is free. Only the branching on the lanes that found a capture is
+// scalar.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "bits.hpp"
+#include "position.hpp"
+
+namespace dambit {
+
+// How identical capture sequences are counted (RULES.md §4).
+enum class Duplicates { kDrop, kKeep };
+
+namespace detail {
+
+// Duplicate capture paths cannot take fewer pieces than this: with one or two captures the victim
+// order and the turning squares are forced by the geometry, so the paths coincide. (Dropping is
+// checked against the square-by-square reference generator, which dedupes every capture.)
+inline constexpr int kMinDuplicateCaptures = 3;
+
+template <class G>
+constexpr Lanes<typename G::Bitboard> lane_mask(bool ne, bool nw, bool se, bool sw) {
+    using B = typename G::Bitboard;
+    return Lanes<B>(ne ? B(~B(0)) : B(0), nw ? B(~B(0)) : B(0), se ? B(~B(0)) : B(0),
+                    sw ? B(~B(0)) : B(0));
+}
+
+// Everything about one side that generation needs at compile time.
+template <class R, Color Us>
+struct Side {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    static constexpr bool kWhite = Us == Color::kWhite;
+    static constexpr int kLeft = kWhite ? kNW : kSW;    // the two directions men step in
+    static constexpr int kRight = kWhite ? kNE : kSE;
+    static constexpr L kAll = lane_mask<G>(true, true, true, true);
+    static constexpr L kForward = lane_mask<G>(kWhite, kWhite, !kWhite, !kWhite);
+    static constexpr L kManCapture = R::kMenCaptureBackward ? kAll : kForward;
+    static constexpr B kPromotion = Position<R>::promotion_row(Us);
+};
+
+template <class G>
+constexpr Lanes<typename G::Bitboard> perpendicular(int d) {
+    return d == kNE || d == kSW ? lane_mask<G>(false, true, true, false)
+                                : lane_mask<G>(true, false, false, true);
+}
+template <class G>
+constexpr Lanes<typename G::Bitboard> only(int d) {
+    return lane_mask<G>(d == kNE, d == kNW, d == kSE, d == kSW);
+}
+
+// Depth-first enumeration of the captures of one piece.
+template <class R, Color Us, class Sink>
+class CaptureSearch {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    using S = Side<R, Us>;
+
+public:
+    CaptureSearch(const Position<R>& p, Sink& sink)
+        : them_(p.pieces[int(~Us)]), occupied_(p.occupied()), sink_(sink) {}
+
+    void man(int from) {
+        start(from, 0);
+        jump_short<false>(bit<B>(from), 0);
+    }
+    void king(int from) {
+        start(from, Move<G>::kKingMoves);
+        if constexpr (R::kKing == KingRange::kFlying)
+            jump_long(bit<B>(from), 0, S::kAll);
+        else
+            jump_short<true>(bit<B>(from), 0);
+    }
+
+private:
+    void start(int from, std::uint8_t flags) {
+        from_ = from;
+        flags_ = flags;
+        empty_ = (G::kBoard & ~occupied_) | bit<B>(from);  // the start square counts as empty
+        length_ = 0;
+    }
+
+    void finish(B to, B captured) {
+        Move<G> m;
+        m.captured = captured;
+        m.from = std::uint8_t(from_);
+        m.to = std::uint8_t(lsb(to));
+        m.flags = flags_;
+        sink_.add(m, path_.data(), length_);
+    }
+
+    // Men (AsKing = false) and short kings (AsKing = true): jump an adjacent enemy piece. Returns
+    // whether any capture was found from square `s` with `captured` already taken.
+    template <bool AsKing>
+    bool jump_short(B s, B captured) {
+        const L victims = G::step4(L::broadcast(s)) & L::broadcast(them_ & ~captured) &
+                          (AsKing ? S::kAll : S::kManCapture);
+        const L land = G::step4(victims) & L::broadcast(empty_);
+        unsigned lanes = land.nonzero_mask();
+        if (!lanes) return false;
+        do {
+            const int d = lsb(lanes);
+            lanes &= lanes - 1;
+            const B t = land[d], taken = captured | victims[d];
+            path_[length_++] = std::uint8_t(lsb(t));
+            if (!AsKing && (t & S::kPromotion)) {
+                landed_on_far_row(t, taken);
+            } else if (!jump_short<AsKing>(t, taken)) {
+                finish(t, taken);
+            }
+            --length_;
+        } while (lanes);
+        return true;
+    }
+
+    // A man has landed on its far row in the middle of a capture.
+    void landed_on_far_row(B t, B taken) {
+        const std::uint8_t saved = flags_;
+        if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+            flags_ |= Move<G>::kPromotes;  // it is a king from here on (RULES.md §3, Russian)
+            if (!jump_long(t, taken, S::kAll)) finish(t, taken);
+        } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
+            flags_ |= Move<G>::kPromotes;  // the move ends here
+            finish(t, taken);
+        } else {
+            // Stays a man and goes on as a man; promotes only if the move ends here.
+            if (!jump_short<false>(t, taken)) {
+                flags_ |= Move<G>::kPromotes;
+                finish(t, taken);
+            }
+        }
+        flags_ = saved;
+    }
+
+    // Flying king at `s` looks along the diagonals in `dirs`.
+    bool jump_long(B s, B captured, L dirs) {
+        const L empty = L::broadcast(empty_);
+        L ray = G::step4(L::broadcast(s)) & dirs;
+        L hit = ray & ~empty;
+        ray &= empty;
+        while (ray.any()) {
+            ray = G::step4(ray);
+            hit |= ray & ~empty;
+            ray &= empty;
+        }
+        const L victims = hit & L::broadcast(them_ & ~captured);
+        const L land = G::step4(victims) & empty;
+        unsigned lanes = land.nonzero_mask();
+        if (!lanes) return false;
+        do {
+            const int d = lsb(lanes);
+            lanes &= lanes - 1;
+            const B first = land[d], taken = captured | victims[d];
+            // The landing squares: every free square behind the victim up to the next piece.
+            B run = first, last = first;
+            for (B n = G::step(first, d) & empty_; n; n = G::step(n, d) & empty_) {
+                run |= n;
+                last = n;
+            }
+            // It must land where the capture goes on, if there is such a square (RULES.md §3).
+            // Turning happens at a landing square; going straight on is one path however far the
+            // king slides, written with the square right behind the victim.
+            bool goes_on = false;
+            const L turns = perpendicular<G>(d);
+            for_each_bit(run, [&](int sq) {
+                path_[length_++] = std::uint8_t(sq);
+                goes_on |= jump_long(bit<B>(sq), taken, turns);
+                --length_;
+            });
+            path_[length_++] = std::uint8_t(lsb(first));
+            goes_on |= jump_long(last, taken, only<G>(d));
+            --length_;
+            if (!goes_on) {
+                for_each_bit(run, [&](int sq) {
+                    path_[length_++] = std::uint8_t(sq);
+                    finish(bit<B>(sq), taken);
+                    --length_;
+                });
+            }
+        } while (lanes);
+        return true;
+    }
+
+    const B them_, occupied_;
+    B empty_ = 0;
+    Sink& sink_;
+    int from_ = 0;
+    std::uint8_t flags_ = 0;
+    std::array<std::uint8_t, PathMove<G>::kMaxPath> path_{};
+    int length_ = 0;
+};
+
+// Men of `Us` that can start a capture.
+template <class R, Color Us>
+typename R::Geometry::Bitboard capturing_men(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    using S = Side<R, Us>;
+    const B men = p.pieces[int(Us)] & ~p.kings;
+    if (!men) return 0;
+    // Walk back from the empty squares over enemy pieces: a man standing there can jump.
+    const L from = G::step4_back(G::step4_back(L::broadcast(p.empty())) &
+                                 L::broadcast(p.pieces[int(~Us)])) &
+                   S::kManCapture & L::broadcast(men);
+    return from[0] | from[1] | from[2] | from[3];
+}
+
+template <class R, Color Us>
+bool kings_can_capture(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    const B kings = p.pieces[int(Us)] & p.kings;
+    if (!kings) return false;
+    const L empty = L::broadcast(p.empty()), them = L::broadcast(p.pieces[int(~Us)]);
+    L ray = G::step4(L::broadcast(kings));
+    L hits = ray & them;
+    if constexpr (R::kKing == KingRange::kFlying) {
+        ray &= empty;
+        while (ray.any()) {
+            ray = G::step4(ray);
+            hits |= ray & them;
+            ray &= empty;
+        }
+    }
+    return (G::step4(hits) & empty).any();
+}
+
+template <class R, Color Us>
+bool has_capture(const Position<R>& p) {
+    return capturing_men<R, Us>(p) || kings_can_capture<R, Us>(p);
+}
+
+template <class R, Color Us, class Sink>
+void generate_captures(const Position<R>& p, Sink& sink) {
+    CaptureSearch<R, Us, Sink> search(p, sink);
+    for_each_bit(p.pieces[int(Us)] & p.kings, [&](int sq) { search.king(sq); });
+    if constexpr (R::kPrecedence == Precedence::kKingPriority) {
+        if (!sink.empty()) return;  // a king capture excludes every man capture (Czech)
+    }
+    for_each_bit(capturing_men<R, Us>(p), [&](int sq) { search.man(sq); });
+}
+
+// Flying-king rays from every king in `kings` through empty squares, one lane per direction.
+template <class G>
+Lanes<typename G::Bitboard> king_rays(typename G::Bitboard kings, typename G::Bitboard empty) {
+    using L = Lanes<typename G::Bitboard>;
+    const L e = L::broadcast(empty);
+    L ray = G::step4(L::broadcast(kings)) & e, all = ray;
+    while (ray.any()) {
+        ray = G::step4(ray) & e;
+        all |= ray;
+    }
+    return all;
+}
+
+template <class R, Color Us>
+int count_quiet(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using S = Side<R, Us>;
+    const B empty = p.empty(), own = p.pieces[int(Us)];
+    const B men = own & ~p.kings, kings = own & p.kings;
+    int n = popcount(B(G::template step<S::kLeft>(men) & empty)) +
+            popcount(B(G::template step<S::kRight>(men) & empty));
+    if (kings) {
+        // Rays of different kings in one direction never overlap: the nearer king blocks.
+        Lanes<B> rays;
+        if constexpr (R::kKing == KingRange::kFlying)
+            rays = king_rays<G>(kings, empty);
+        else
+            rays = G::step4(Lanes<B>::broadcast(kings)) & Lanes<B>::broadcast(empty);
+        n += popcount(rays[0]) + popcount(rays[1]) + popcount(rays[2]) + popcount(rays[3]);
+    }
+    return n;
+}
+
+template <class R, Color Us, class Sink>
+void generate_quiet(const Position<R>& p, Sink& sink) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using S = Side<R, Us>;
+    const B empty = p.empty(), own = p.pieces[int(Us)];
+    const B men = own & ~p.kings, kings = own & p.kings;
+    auto man_steps = [&]<int D>() {
+        for_each_bit(B(G::template step<D>(men) & empty), [&](int to) {
+            Move<G> m;
+            m.to = std::uint8_t(to);
+            m.from = std::uint8_t(lsb(G::step(bit<B>(to), opposite(D))));
+            m.flags = (bit<B>(to) & S::kPromotion) ? Move<G>::kPromotes : 0;
+            sink.add(m, nullptr, 0);
+        });
+    };
+    man_steps.template operator()<S::kLeft>();
+    man_steps.template operator()<S::kRight>();
+    for_each_bit(kings, [&](int from) {
+        Lanes<B> rays;
+        if constexpr (R::kKing == KingRange::kFlying)
+            rays = king_rays<G>(bit<B>(from), empty);
+        else
+            rays = G::step4(Lanes<B>::broadcast(bit<B>(from))) & Lanes<B>::broadcast(empty);
+        for (int d = 0; d < 4; ++d)
+            for_each_bit(rays[d], [&](int to) {
+                Move<G> m;
+                m.from = std::uint8_t(from);
+                m.to = std::uint8_t(to);
+                m.flags = Move<G>::kKingMoves;
+                sink.add(m, nullptr, 0);
+            });
+    });
+}
+
+template <class G>
+constexpr const Move<G>& move_of(const Move<G>& m) {
+    return m;
+}
+template <class G>
+constexpr const Move<G>& move_of(const PathMove<G>& m) {
+    return m.move;
+}
+
+// Collects generated moves, applying the precedence rule and the duplicate convention.
+template <class R, Duplicates D, class Entry>
+class ListSink {
+    using G = typename R::Geometry;
+
+public:
+    explicit ListSink(FixedList<Entry, kMaxMoves>& list) : list_(list) { list_.clear(); }
+    bool empty() const { return list_.empty(); }
+
+    void add(const Move<G>& m, const std::uint8_t* path, int length) {
+        if constexpr (R::kPrecedence == Precedence::kMostPieces) {
+            const int n = popcount(m.captured);
+            if (n < best_) return;
+            if (n > best_) {
+                best_ = n;
+                list_.clear();
+            }
+        }
+        if constexpr (D == Duplicates::kDrop) {
+            if (popcount(m.captured) >= kMinDuplicateCaptures)
+                for (const Entry& e : list_)
+                    if (move_of(e) == m) return;
+        }
+        if constexpr (std::is_same_v<Entry, Move<G>>) {
+            list_.push(m);
+        } else {
+            Entry e;
+            e.move = m;
+            e.length = length;
+            for (int i = 0; i < length; ++i) e.path[i] = path[i];
+            list_.push(e);
+        }
+    }
+
+private:
+    FixedList<Entry, kMaxMoves>& list_;
+    int best_ = 0;
+};
+
+template <class R, Color Us, Duplicates D, class Entry>
+void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list) {
+    ListSink<R, D, Entry> sink(list);
+    if (has_capture<R, Us>(p))
+        generate_captures<R, Us>(p, sink);
+    else
+        generate_quiet<R, Us>(p, sink);
+}
+
+template <class R, Color Us, Duplicates D>
+int count_side(const Position<R>& p) {
+    if (!has_capture<R, Us>(p)) return count_quiet<R, Us>(p);
+    MoveList<typename R::Geometry> list;
+    ListSink<R, D, Move<typename R::Geometry>> sink(list);
+    generate_captures<R, Us>(p, sink);
+    return list.size();
+}
+
+}  // namespace detail
+
+// All legal moves of the side to move.
+template <class R, Duplicates D = Duplicates::kDrop>
+void generate(const Position<R>& p, MoveList<typename R::Geometry>& list) {
+    if (p.side == Color::kWhite)
+        detail::generate_side<R, Color::kWhite, D>(p, list);
+    else
+        detail::generate_side<R, Color::kBlack, D>(p, list);
+}
+
+// All legal moves with the landing squares of each capture, for notation.
+template <class R, Duplicates D = Duplicates::kDrop>
+void generate_paths(const Position<R>& p,
+                    FixedList<PathMove<typename R::Geometry>, kMaxMoves>& list) {
+    if (p.side == Color::kWhite)
+        detail::generate_side<R, Color::kWhite, D>(p, list);
+    else
+        detail::generate_side<R, Color::kBlack, D>(p, list);
+}
+
+// The number of legal moves, without making them.
+template <class R, Duplicates D = Duplicates::kDrop>
+int count_moves(const Position<R>& p) {
+    return p.side == Color::kWhite ? detail::count_side<R, Color::kWhite, D>(p)
+                                   : detail::count_side<R, Color::kBlack, D>(p);
+}
+
+// Whether the side to move must capture.
+template <class R>
+bool has_capture(const Position<R>& p) {
+    return p.side == Color::kWhite ? detail::has_capture<R, Color::kWhite>(p)
+                                   : detail::has_capture<R, Color::kBlack>(p);
+}
+
+// Whether the side to move has any legal move (a side without one has lost).
+template <class R>
+bool has_move(const Position<R>& p) {
+    return has_capture(p) || (p.side == Color::kWhite ? detail::count_quiet<R, Color::kWhite>(p)
+                                                      : detail::count_quiet<R, Color::kBlack>(p)) > 0;
+}
+
+}  // namespace dambit

@@ -1,0 +1,270 @@
+// Text at the edge: squares, FEN position strings and move strings (RULES.md §1).
+//
+// Every reader throws ParseError with a one-line message naming the offending token.
+#pragma once
+
+#include <cctype>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "movegen.hpp"
+
+namespace dambit {
+
+class ParseError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+namespace notation_detail {
+
+inline std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+inline bool all_digits(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+inline std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> out;
+    for (;;) {
+        const auto k = s.find(sep);
+        out.push_back(s.substr(0, k));
+        if (k == std::string_view::npos) return out;
+        s.remove_prefix(k + 1);
+    }
+}
+
+}  // namespace notation_detail
+
+// Square number (1-based) of a token: numeric "1".."50", or algebraic "a1".."h8" on 8x8.
+// Returns 0 when the token names no dark square of the board.
+template <class G>
+int parse_square(std::string_view t) {
+    using namespace notation_detail;
+    if (all_digits(t)) {
+        if (t.size() > 3) return 0;
+        const int n = std::stoi(std::string(t));
+        return n >= 1 && n <= G::kSquares ? n : 0;
+    }
+    if (G::kSize == 8 && t.size() == 2) {
+        const int file = std::tolower(static_cast<unsigned char>(t[0])) - 'a';
+        const int rank = t[1] - '1';
+        return G::square_of_coord(file, rank);
+    }
+    return 0;
+}
+
+// Name of the square at bit index `b` in the variant's own notation.
+template <class R>
+std::string square_name(int b) {
+    using G = typename R::Geometry;
+    const int n = G::square_of_bit(b);
+    if constexpr (R::kNotation == Notation::kAlgebraic) {
+        const auto c = G::coord_of_square(n);
+        return std::string{char('a' + c.file), char('1' + c.rank)};
+    } else {
+        return std::to_string(n);
+    }
+}
+
+// Parses a FEN position string (PDN 3.0 as RULES.md §1 describes it).
+template <class R>
+Position<R> parse_fen(std::string_view text) {
+    using namespace notation_detail;
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    std::string_view s = trim(text);
+    if (s.empty()) throw ParseError("empty FEN");
+    // The PDN wrapper [FEN "..."].
+    if (s.front() == '[') {
+        if (s.size() < 2 || s.back() != ']') throw ParseError("bad FEN tag '" + std::string(s) + "'");
+        s = trim(s.substr(1, s.size() - 2));
+        if (s.substr(0, 3) != "FEN") throw ParseError("bad FEN tag '" + std::string(s) + "'");
+        s = trim(s.substr(3));
+        if (s.size() < 2 || s.front() != '"' || s.back() != '"')
+            throw ParseError("bad FEN tag value '" + std::string(s) + "'");
+        s = trim(s.substr(1, s.size() - 2));
+    }
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = trim(s.substr(1, s.size() - 2));
+    // A trailing period is common in PDN files.
+    if (!s.empty() && s.back() == '.') s.remove_suffix(1);
+
+    const auto fields = split(s, ':');
+    Position<R> p;
+    p.pieces = {0, 0};
+    p.kings = 0;
+    const std::string_view side = trim(fields[0]);
+    if (side == "W")
+        p.side = Color::kWhite;
+    else if (side == "B")
+        p.side = Color::kBlack;
+    else
+        throw ParseError("bad side to move '" + std::string(side) + "' (want W or B)");
+
+    bool seen[2] = {false, false};
+    for (std::size_t i = 1; i < fields.size(); ++i) {
+        const std::string_view f = trim(fields[i]);
+        if (f.empty()) throw ParseError("empty field in FEN '" + std::string(s) + "'");
+        const char tag = f.front();
+        if (tag == 'H' || tag == 'F') {
+            // Move counters: half-moves since the last capture or man move, full-move number.
+            if (!all_digits(f.substr(1))) throw ParseError("bad move counter '" + std::string(f) + "'");
+            continue;
+        }
+        if (tag != 'W' && tag != 'B') throw ParseError("bad FEN field '" + std::string(f) + "'");
+        const Color c = tag == 'W' ? Color::kWhite : Color::kBlack;
+        if (seen[int(c)]) throw ParseError("piece list for " + std::string(1, tag) + " given twice");
+        seen[int(c)] = true;
+        const std::string_view list = trim(f.substr(1));
+        if (list.empty()) continue;  // no pieces of this colour
+        for (std::string_view tok : split(list, ',')) {
+            tok = trim(tok);
+            const std::string token(tok);
+            if (tok.empty()) throw ParseError("empty square in piece list '" + std::string(list) + "'");
+            bool king = false;
+            if (tok.front() == 'K') {
+                king = true;
+                tok = trim(tok.substr(1));
+            }
+            int lo = 0, hi = 0;
+            const auto dash = tok.find('-');
+            if (dash != std::string_view::npos) {
+                const std::string_view a = trim(tok.substr(0, dash));
+                std::string_view b = trim(tok.substr(dash + 1));
+                if (!b.empty() && b.front() == 'K' && king) b = trim(b.substr(1));
+                if (!all_digits(a) || !all_digits(b)) throw ParseError("bad square range '" + token + "'");
+                lo = parse_square<G>(a);
+                hi = parse_square<G>(b);
+                if (!lo || !hi || lo > hi) throw ParseError("bad square range '" + token + "'");
+            } else {
+                lo = hi = parse_square<G>(tok);
+                if (!lo) throw ParseError("unknown square '" + token + "'");
+            }
+            for (int n = lo; n <= hi; ++n) {
+                const B m = G::mask_of_square(n);
+                if ((p.pieces[0] | p.pieces[1]) & m)
+                    throw ParseError("square listed twice '" + token + "'");
+                if (!king && (m & Position<R>::promotion_row(c)))
+                    throw ParseError("man on its promotion row '" + token + "'");
+                p.pieces[int(c)] |= m;
+                if (king) p.kings |= m;
+            }
+        }
+    }
+    return p;
+}
+
+// Writes a FEN string with numeric squares, White's list first, kings marked with K.
+template <class R>
+std::string to_fen(const Position<R>& p) {
+    using G = typename R::Geometry;
+    std::string s(1, p.side == Color::kWhite ? 'W' : 'B');
+    for (int c = 0; c < 2; ++c) {
+        s += c == 0 ? ":W" : ":B";
+        bool first = true;
+        for (int n = 1; n <= G::kSquares; ++n) {
+            const auto m = G::mask_of_square(n);
+            if (!(p.pieces[c] & m)) continue;
+            if (!first) s += ',';
+            first = false;
+            if (p.kings & m) s += 'K';
+            s += std::to_string(n);
+        }
+    }
+    return s;
+}
+
+// Long form of a move: from-to for a quiet move, every landing square of a capture otherwise.
+template <class R>
+std::string move_text(const PathMove<typename R::Geometry>& pm) {
+    std::string s = square_name<R>(pm.move.from);
+    if (!pm.move.is_capture()) return s + "-" + square_name<R>(pm.move.to);
+    for (int i = 0; i < pm.length; ++i) s += R::kCaptureSeparator + square_name<R>(pm.path[i]);
+    return s;
+}
+
+// The squares of the pieces a capture takes, in the order it takes them, in the variant's notation:
+// each leg of the path between two landing squares jumps exactly one of them.
+template <class R>
+std::vector<std::string> captured_names(const PathMove<typename R::Geometry>& pm) {
+    using G = typename R::Geometry;
+    std::vector<std::string> out;
+    int at = pm.move.from;
+    for (int i = 0; i < pm.length; ++i) {
+        const auto a = G::coord_of_bit(at), b = G::coord_of_bit(pm.path[i]);
+        const int dx = b.file > a.file ? 1 : -1, dy = b.rank > a.rank ? 1 : -1;
+        for (int f = a.file + dx, r = a.rank + dy; f != b.file; f += dx, r += dy) {
+            const int n = G::square_of_coord(f, r);
+            if (n && (pm.move.captured & G::mask_of_square(n)))
+                out.push_back(square_name<R>(G::bit_of_square(n)));
+        }
+        at = pm.path[i];
+    }
+    return out;
+}
+
+// Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures) and returns the
+// legal move it names. Throws ParseError when the text is malformed, names no legal move, or
+// (short form) names more than one.
+template <class R, Duplicates D = Duplicates::kDrop>
+PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view text) {
+    using namespace notation_detail;
+    using G = typename R::Geometry;
+    const std::string_view s = trim(text);
+    const std::string token(s);
+    if (s.empty()) throw ParseError("empty move");
+    std::vector<std::string_view> parts;
+    bool capture = false;
+    {
+        std::size_t begin = 0;
+        char kind = 0;
+        for (std::size_t i = 0; i <= s.size(); ++i) {
+            if (i < s.size() && s[i] != '-' && s[i] != ':' && s[i] != 'x' && s[i] != 'X') continue;
+            if (i < s.size()) {
+                const char k = s[i] == '-' ? '-' : 'x';
+                if (kind && k != kind) throw ParseError("mixed separators in move '" + token + "'");
+                kind = k;
+            }
+            parts.push_back(s.substr(begin, i - begin));
+            begin = i + 1;
+        }
+        capture = kind == 'x';
+        if (!kind) throw ParseError("no separator in move '" + token + "'");
+        if (kind == '-' && parts.size() != 2) throw ParseError("bad quiet move '" + token + "'");
+    }
+    std::vector<int> squares;
+    for (std::string_view part : parts) {
+        const int n = parse_square<G>(part);
+        if (!n) throw ParseError("unknown square '" + std::string(part) + "' in move '" + token + "'");
+        squares.push_back(G::bit_of_square(n));
+    }
+    FixedList<PathMove<G>, kMaxMoves> list;
+    generate_paths<R, D>(p, list);
+    const int from = squares.front(), to = squares.back();
+    std::vector<const PathMove<G>*> ends, exact;
+    for (const auto& pm : list) {
+        if (pm.move.from != from || pm.move.to != to || pm.move.is_capture() != capture) continue;
+        ends.push_back(&pm);
+        if (!capture) continue;
+        // Long form: every landing square written in order.
+        bool same = int(squares.size()) == pm.length + 1;
+        for (int i = 0; same && i < pm.length; ++i) same = pm.path[i] == squares[i + 1];
+        if (same) exact.push_back(&pm);
+    }
+    if (ends.empty()) throw ParseError("illegal move '" + token + "'");
+    if (exact.size() == 1) return *exact.front();
+    if (ends.size() == 1) return *ends.front();
+    if (!exact.empty()) return *exact.front();  // identical moves under the keep convention
+    throw ParseError("ambiguous move '" + token + "': write every landing square");
+}
+
+}  // namespace dambit

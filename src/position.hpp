@@ -1,0 +1,120 @@
+// Positions and moves: small values, copy-make, no undo stack.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+
+#include "bits.hpp"
+#include "rules.hpp"
+
+namespace dambit {
+
+// A move as masks: playing it is a few XORs. Squares are bit indices of the geometry's layout.
+template <class G>
+struct Move {
+    using B = typename G::Bitboard;
+    static constexpr std::uint8_t kKingMoves = 1;  // the moving piece is a king
+    static constexpr std::uint8_t kPromotes = 2;   // a man that ends the move as a king
+
+    B captured = 0;
+    std::uint8_t from = 0, to = 0;
+    std::uint8_t flags = 0;
+
+    constexpr bool is_capture() const { return captured != 0; }
+    constexpr bool king_moves() const { return flags & kKingMoves; }
+    constexpr bool promotes() const { return flags & kPromotes; }
+    // Identity of the resulting position for the duplicate rule (RULES.md §4): the moving piece is
+    // fixed by `from`, so (to, captured set, promotion) decides the result.
+    friend constexpr bool operator==(const Move& a, const Move& b) {
+        return a.captured == b.captured && a.from == b.from && a.to == b.to && a.flags == b.flags;
+    }
+};
+
+// The landing squares of a capture, in order (long notation), beside its move.
+template <class G>
+struct PathMove {
+    static constexpr int kMaxPath = G::kSquares / 2 + 2;
+    Move<G> move;
+    std::array<std::uint8_t, kMaxPath> path{};  // bit indices of the landing squares, last = to
+    int length = 0;                             // number of landing squares (0 for quiet moves)
+};
+
+template <class T, int N>
+class FixedList {
+public:
+    void push(const T& t) {
+        if (size_ == N) throw std::length_error("move list overflow");
+        data_[size_++] = t;
+    }
+    void clear() { size_ = 0; }
+    int size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const T& operator[](int i) const { return data_[i]; }
+    T& operator[](int i) { return data_[i]; }
+    const T* begin() const { return data_.data(); }
+    const T* end() const { return data_.data() + size_; }
+    T* begin() { return data_.data(); }
+    T* end() { return data_.data() + size_; }
+    void resize_down(int n) { size_ = n; }
+
+private:
+    std::array<T, N> data_;
+    int size_ = 0;
+};
+
+constexpr int kMaxMoves = 768;
+template <class G>
+using MoveList = FixedList<Move<G>, kMaxMoves>;
+
+template <class R>
+struct Position {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+
+    std::array<B, 2> pieces{};  // indexed by Color: all pieces of that colour
+    B kings = 0;
+    Color side = R::kFirstMover;
+
+    constexpr B white() const { return pieces[0]; }
+    constexpr B black() const { return pieces[1]; }
+    constexpr B us() const { return pieces[int(side)]; }
+    constexpr B them() const { return pieces[int(~side)]; }
+    constexpr B occupied() const { return pieces[0] | pieces[1]; }
+    constexpr B empty() const { return G::kBoard & ~occupied(); }
+
+    // Far row where `c`'s men promote: rank N for White, rank 1 for Black.
+    static constexpr B promotion_row(Color c) {
+        return c == Color::kWhite ? G::rank_mask(G::kSize - 1) : G::rank_mask(0);
+    }
+
+    // The start position: 3 rows of men each on 8x8, 4 on 10x10 (RULES.md §1). In English and
+    // Pool the side on squares 1..12 (Black) starts.
+    static Position start() {
+        Position p;
+        const int rows = G::kSize == 8 ? 3 : 4;
+        for (int n = 1; n <= rows * G::kPerRow; ++n) p.pieces[1] |= G::mask_of_square(n);
+        for (int n = G::kSquares - rows * G::kPerRow + 1; n <= G::kSquares; ++n)
+            p.pieces[0] |= G::mask_of_square(n);
+        p.side = R::kFirstMover;
+        return p;
+    }
+
+    constexpr Position play(const Move<G>& m) const {
+        Position r = *this;
+        const B ft = bit<B>(m.from) ^ bit<B>(m.to);  // zero when a capture returns to its start
+        r.pieces[int(side)] ^= ft;
+        r.pieces[int(~side)] &= ~m.captured;
+        r.kings &= ~m.captured;
+        if (m.king_moves()) r.kings ^= ft;
+        if (m.promotes()) r.kings |= bit<B>(m.to);
+        r.side = ~side;
+        return r;
+    }
+
+    friend constexpr bool operator==(const Position& a, const Position& b) {
+        return a.pieces == b.pieces && a.kings == b.kings && a.side == b.side;
+    }
+};
+
+}  // namespace dambit

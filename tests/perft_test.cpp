@@ -1,0 +1,52 @@
+// Perft of every published row (perft/*.txt, sources cited there): shallow rows fast, deep rows slow.
+#include <catch2/catch.hpp>
+
+#include "notation.hpp"
+#include "perft.hpp"
+#include "tables.hpp"
+#include "variant.hpp"
+
+using namespace dambit;
+
+namespace {
+
+// Checks the rows of `variant` whose node count is within [lo, hi).
+void check_rows(std::string_view variant, std::uint64_t lo, std::uint64_t hi, int threads) {
+    const auto rows = perft_table(variant);
+    REQUIRE(!rows.empty());
+    for (const PerftRow& r : rows) {
+        if (r.nodes < lo || r.nodes >= hi) continue;
+        with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
+            const auto p = parse_fen<R>(r.fen);
+            const auto counts = perft_divide<R>(p, r.depth, r.duplicates, threads, nullptr);
+            std::uint64_t n = 0;
+            for (auto c : counts) n += c;
+            INFO(variant << " " << r.name << " depth " << r.depth
+                         << (r.duplicates == Duplicates::kKeep ? " keep" : " drop"));
+            CHECK(n == r.nodes);
+        });
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Russian start position perft to depth 9, both conventions", "[perft]") {
+    // Depth 9 is 4.57 million leaves: the published rows up to it.
+    check_rows("russian", 0, 5'000'000, 1);
+}
+
+TEST_CASE("Russian perft to depth 12 with two threads", "[perft][slow]") {
+    check_rows("russian", 5'000'000, 600'000'000, 2);
+}
+
+TEST_CASE("Perft with a hash table gives the same counts", "[perft]") {
+    // Russian start, depth 9, both conventions (published: 4570667 keep, 4570586 drop).
+    const auto p = Position<Russian>::start();
+    PerftHash hash(16);
+    CHECK(perft<Russian>(p, 9, Duplicates::kKeep, &hash) == 4570667);
+    CHECK(perft<Russian>(p, 9, Duplicates::kDrop, &hash) == 4570586);
+    const auto split = perft_divide<Russian>(p, 9, Duplicates::kKeep, 2, &hash);
+    std::uint64_t n = 0;
+    for (auto c : split) n += c;
+    CHECK(n == 4570667);
+}

@@ -1,0 +1,83 @@
+// Option parsing for the dambit subcommands.
+#include "cli.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace dambit::cli {
+
+Args::Args(int argc, char** argv, std::set<std::string> valued, std::set<std::string> flags) {
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.size() < 3 || a.compare(0, 2, "--") != 0)
+            throw UsageError("unexpected argument '" + a + "'");
+        std::string name = a.substr(2), value;
+        bool inline_value = false;
+        if (const auto eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            inline_value = true;
+        }
+        if (valued.count(name)) {
+            if (!inline_value) {
+                if (i + 1 >= argc) throw UsageError("option '--" + name + "' needs a value");
+                value = argv[++i];
+            }
+        } else if (flags.count(name)) {
+            if (inline_value) throw UsageError("option '--" + name + "' takes no value");
+        } else {
+            throw UsageError("unknown option '--" + name + "'");
+        }
+        if (values_.count(name)) throw UsageError("option '--" + name + "' given twice");
+        values_[name] = value;
+    }
+}
+
+std::optional<std::string> Args::get(const std::string& name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::string Args::get_or(const std::string& name, const std::string& fallback) const {
+    return get(name).value_or(fallback);
+}
+
+std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
+                       std::int64_t hi) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+        throw UsageError("bad value '" + text + "' for --" + option + " (want an integer from " +
+                         std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    return v;
+}
+
+std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::int64_t lo,
+                           std::int64_t hi) const {
+    const auto v = get(name);
+    return v ? parse_int(name, *v, lo, hi) : fallback;
+}
+
+double Args::get_double(const std::string& name, double fallback, double lo, double hi) const {
+    const auto v = get(name);
+    if (!v) return fallback;
+    errno = 0;
+    char* end = nullptr;
+    const double d = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0' || errno == ERANGE || !(d >= lo && d <= hi))
+        throw UsageError("bad value '" + *v + "' for --" + name + " (want a number from " +
+                         std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    return d;
+}
+
+Variant Args::variant() const {
+    const std::string name = get_or("variant", "russian");
+    if (const auto v = parse_variant(name)) return *v;
+    std::string known;
+    for (auto n : kVariantNames) known += (known.empty() ? "" : ", ") + std::string(n);
+    throw UsageError("unknown variant '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace dambit::cli

@@ -1,0 +1,45 @@
+// Command-line plumbing shared by the subcommands: option parsing and one-line errors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "variant.hpp"
+
+namespace dambit::cli {
+
+// A usage error: printed as one line, exit status 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Options of one subcommand: "--name value", "--name=value" or a bare "--flag".
+class Args {
+public:
+    // `valued` lists the options that take a value, `flags` the ones that do not.
+    Args(int argc, char** argv, std::set<std::string> valued, std::set<std::string> flags);
+
+    bool has(const std::string& name) const { return values_.count(name) > 0; }
+    std::optional<std::string> get(const std::string& name) const;
+    std::string get_or(const std::string& name, const std::string& fallback) const;
+    // Integer option within [lo, hi]; the message names the option and the bad value.
+    std::int64_t get_int(const std::string& name, std::int64_t fallback, std::int64_t lo,
+                         std::int64_t hi) const;
+    double get_double(const std::string& name, double fallback, double lo, double hi) const;
+    Variant variant() const;  // --variant, default russian
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
+                       std::int64_t hi);
+
+}  // namespace dambit::cli

@@ -1,0 +1,10 @@
+// The dambit subcommands. Each takes the arguments after its name and returns the exit status;
+// usage errors are thrown as cli::UsageError, bad positions and moves as ParseError.
+#pragma once
+
+namespace dambit {
+
+int moves_command(int argc, char** argv);
+int perft_command(int argc, char** argv);
+
+}  // namespace dambit

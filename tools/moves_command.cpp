@@ -1,0 +1,68 @@
+// dambit moves: every legal move of a position, in long notation or as JSON.
+#include <cstdio>
+#include <string>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "notation.hpp"
+
+namespace dambit {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: dambit moves [--variant V] [--fen FEN] [--duplicates drop|keep] [--json]\n"
+    "\n"
+    "Prints every legal move of the position in long notation, one per line (captures list every\n"
+    "landing square). The FEN defaults to the variant's start position.\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --fen FEN          position, e.g. W:W21-32:B1-12 or [FEN \"W:Wh6:Bg7,c5,d2\"]\n"
+    "  --duplicates D     drop (default): identical captures once; keep: every capture path\n"
+    "  --json             one JSON array of {\"move\",\"from\",\"to\",\"captured\"} objects\n";
+
+template <class R, Duplicates D>
+int list_moves(const Position<R>& p, bool json) {
+    using G = typename R::Geometry;
+    FixedList<PathMove<G>, kMaxMoves> list;
+    generate_paths<R, D>(p, list);
+    if (!json) {
+        for (const auto& pm : list) std::printf("%s\n", move_text<R>(pm).c_str());
+        return 0;
+    }
+    std::string out = "[";
+    for (int i = 0; i < list.size(); ++i) {
+        const auto& pm = list[i];
+        if (i) out += ",";
+        out += "{\"move\":\"" + move_text<R>(pm) + "\",\"from\":\"" +
+               square_name<R>(pm.move.from) + "\",\"to\":\"" + square_name<R>(pm.move.to) +
+               "\",\"captured\":[";
+        const auto taken = captured_names<R>(pm);
+        for (std::size_t k = 0; k < taken.size(); ++k)
+            out += (k ? ",\"" : "\"") + taken[k] + "\"";
+        out += "]}";
+    }
+    out += "]";
+    std::printf("%s\n", out.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int moves_command(int argc, char** argv) {
+    const cli::Args args(argc, argv, {"variant", "fen", "duplicates"}, {"json", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const std::string dup = args.get_or("duplicates", "drop");
+    if (dup != "drop" && dup != "keep")
+        throw cli::UsageError("bad value '" + dup + "' for --duplicates (want drop or keep)");
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+        const auto fen = args.get("fen");
+        const Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
+        return dup == "keep" ? list_moves<R, Duplicates::kKeep>(p, args.has("json"))
+                             : list_moves<R, Duplicates::kDrop>(p, args.has("json"));
+    });
+}
+
+}  // namespace dambit
