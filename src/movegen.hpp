@@ -200,22 +200,6 @@ private:
     int length_ = 0;
 };
 
-// Men of `Us` that can start a capture.
-template <class R, Color Us>
-typename R::Geometry::Bitboard capturing_men(const Position<R>& p) {
-    using G = typename R::Geometry;
-    using B = typename G::Bitboard;
-    using L = Lanes<B>;
-    using S = Side<R, Us>;
-    const B men = p.pieces[int(Us)] & ~p.kings;
-    if (!men) return 0;
-    // Walk back from the empty squares over enemy pieces: a man standing there can jump.
-    const L from = G::step4_back(G::step4_back(L::broadcast(p.empty())) &
-                                 L::broadcast(p.pieces[int(~Us)])) &
-                   S::kManCapture & L::broadcast(men);
-    return from[0] | from[1] | from[2] | from[3];
-}
-
 template <class R, Color Us>
 bool kings_can_capture(const Position<R>& p) {
     using G = typename R::Geometry;
@@ -237,19 +221,17 @@ bool kings_can_capture(const Position<R>& p) {
     return (G::step4(hits) & empty).any();
 }
 
-template <class R, Color Us>
-bool has_capture(const Position<R>& p) {
-    return capturing_men<R, Us>(p) || kings_can_capture<R, Us>(p);
-}
 
+// `men` are the men that can capture (jump_origins of first_jumps).
 template <class R, Color Us, class Sink>
-void generate_captures(const Position<R>& p, Sink& sink) {
+void generate_captures(const Position<R>& p, Sink& sink,
+                       typename R::Geometry::Bitboard men) {
     CaptureSearch<R, Us, Sink> search(p, sink);
     for_each_bit(p.pieces[int(Us)] & p.kings, [&](int sq) { search.king(sq); });
     if constexpr (R::kPrecedence == Precedence::kKingPriority) {
         if (!sink.empty()) return;  // a king capture excludes every man capture (Czech)
     }
-    for_each_bit(capturing_men<R, Us>(p), [&](int sq) { search.man(sq); });
+    for_each_bit(men, [&](int sq) { search.man(sq); });
 }
 
 // Flying-king rays from every king in `kings` through empty squares, one lane per direction.
@@ -369,25 +351,170 @@ private:
     int best_ = 0;
 };
 
+// Counts generated captures without keeping them, but for the ones that could be duplicates.
+template <class R, Duplicates D>
+class CountSink {
+    using G = typename R::Geometry;
+
+public:
+    bool empty() const { return count_ == 0; }
+    int count() const { return count_; }
+
+    void add(const Move<G>& m, const std::uint8_t*, int) {
+        if constexpr (R::kPrecedence == Precedence::kMostPieces) {
+            const int n = popcount(m.captured);
+            if (n < best_) return;
+            if (n > best_) {
+                best_ = n;
+                count_ = 0;
+                if constexpr (D == Duplicates::kDrop) seen_.clear();
+            }
+        }
+        if constexpr (D == Duplicates::kDrop) {
+            if (popcount(m.captured) >= kMinDuplicateCaptures) {
+                for (const auto& e : seen_)
+                    if (e == m) return;
+                seen_.push(m);
+            }
+        }
+        ++count_;
+    }
+
+private:
+    int count_ = 0;
+    int best_ = 0;
+    struct Empty {
+        void clear() {}
+    };
+    std::conditional_t<D == Duplicates::kDrop, MoveList<G>, Empty> seen_;
+};
+
+// Where the men's jumps land, one lane per direction: a set bit in lane d is the square a man
+// reaches by jumping an adjacent enemy piece in direction d. All lanes empty: no man can capture.
+template <class R, Color Us>
+Lanes<typename R::Geometry::Bitboard> first_jumps(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using L = Lanes<typename G::Bitboard>;
+    using S = Side<R, Us>;
+    const L men = L::broadcast(p.pieces[int(Us)] & ~p.kings) & S::kManCapture;
+    return G::step4(G::step4(men) & L::broadcast(p.pieces[int(~Us)])) & L::broadcast(p.empty());
+}
+
+template <class R, Color Us>
+bool has_capture(const Position<R>& p) {
+    return first_jumps<R, Us>(p).any() || kings_can_capture<R, Us>(p);
+}
+
+// The common case, solved for all men at once: no man's first jump (`land`, from first_jumps) can
+// be followed by a second one, and no king of ours can capture. Then every (man, direction) jump
+// is a whole legal move on its own.
+template <class R, Color Us>
+bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
+                       bool kings_capture) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    using S = Side<R, Us>;
+    if (kings_capture) return false;
+    const B ends = land[0] | land[1] | land[2] | land[3];
+    B go_on = ends;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        if (ends & S::kPromotion) return false;  // it would go on as a king: leave it to the search
+    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
+        go_on &= ~S::kPromotion;
+    }
+    // A second jump from a landing square: the start squares are still occupied here, which is
+    // exact, since jumping back over the piece just taken is the only way to reach one's own start
+    // square in two jumps, and that is forbidden anyway.
+    return !(G::step4(G::step4(L::broadcast(go_on) & S::kManCapture) &
+                      L::broadcast(p.pieces[int(~Us)])) &
+             L::broadcast(p.empty()))
+                .any();
+}
+
+// The men that can capture, from their landing squares.
+template <class G>
+typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
+    const auto from = G::step4_back(G::step4_back(land));
+    return from[0] | from[1] | from[2] | from[3];
+}
+
+template <class R, Color Us, class Sink>
+void emit_single_jumps(const Lanes<typename R::Geometry::Bitboard>& land, Sink& sink) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using S = Side<R, Us>;
+    for (int d = 0; d < 4; ++d)
+        for_each_bit(land[d], [&](int to) {
+            const B victim = G::step(bit<B>(to), opposite(d));
+            Move<G> m;
+            m.captured = victim;
+            m.from = std::uint8_t(lsb(G::step(victim, opposite(d))));
+            m.to = std::uint8_t(to);
+            m.flags = (bit<B>(to) & S::kPromotion) ? Move<G>::kPromotes : 0;
+            const std::uint8_t path[1] = {std::uint8_t(to)};
+            sink.add(m, path, 1);
+        });
+}
+
 template <class R, Color Us, Duplicates D, class Entry>
 void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list) {
     ListSink<R, D, Entry> sink(list);
-    if (has_capture<R, Us>(p))
-        generate_captures<R, Us>(p, sink);
-    else
+    const auto land = first_jumps<R, Us>(p);
+    const bool kings_capture = kings_can_capture<R, Us>(p);
+    if (!land.any() && !kings_capture)
         generate_quiet<R, Us>(p, sink);
+    else if (single_jumps_only<R, Us>(p, land, kings_capture))
+        emit_single_jumps<R, Us>(land, sink);
+    else
+        generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
 }
 
 template <class R, Color Us, Duplicates D>
 int count_side(const Position<R>& p) {
-    if (!has_capture<R, Us>(p)) return count_quiet<R, Us>(p);
-    MoveList<typename R::Geometry> list;
-    ListSink<R, D, Move<typename R::Geometry>> sink(list);
-    generate_captures<R, Us>(p, sink);
-    return list.size();
+    const auto land = first_jumps<R, Us>(p);
+    const bool kings_capture = kings_can_capture<R, Us>(p);
+    if (!land.any() && !kings_capture) return count_quiet<R, Us>(p);
+    if (single_jumps_only<R, Us>(p, land, kings_capture))
+        return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
+    CountSink<R, D> sink;
+    generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
+    return sink.count();
+}
+
+// Calls f(move) for every legal move without storing quiet moves and single jumps; longer
+// captures go through a list, where the precedence rule and the duplicate convention are applied.
+template <class R, Color Us, Duplicates D, class F>
+void visit_side(const Position<R>& p, F&& f) {
+    struct Visit {
+        F& f;
+        bool empty() const { return true; }
+        void add(const Move<typename R::Geometry>& m, const std::uint8_t*, int) { f(m); }
+    } visit{f};
+    const auto land = first_jumps<R, Us>(p);
+    const bool kings_capture = kings_can_capture<R, Us>(p);
+    if (!land.any() && !kings_capture) {
+        generate_quiet<R, Us>(p, visit);
+    } else if (single_jumps_only<R, Us>(p, land, kings_capture)) {
+        emit_single_jumps<R, Us>(land, visit);
+    } else {
+        MoveList<typename R::Geometry> list;
+        ListSink<R, D, Move<typename R::Geometry>> sink(list);
+        generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
+        for (const auto& m : list) f(m);
+    }
 }
 
 }  // namespace detail
+
+// Calls f(move) for every legal move of the side to move: generate without a list.
+template <class R, Duplicates D = Duplicates::kDrop, class F>
+void for_each_move(const Position<R>& p, F&& f) {
+    if (p.side == Color::kWhite)
+        detail::visit_side<R, Color::kWhite, D>(p, f);
+    else
+        detail::visit_side<R, Color::kBlack, D>(p, f);
+}
 
 // All legal moves of the side to move.
 template <class R, Duplicates D = Duplicates::kDrop>

@@ -212,6 +212,31 @@ std::vector<std::string> captured_names(const PathMove<typename R::Geometry>& pm
     return out;
 }
 
+namespace notation_detail {
+
+// Whether the written landing squares (bit indices, start first) describe a capture taking exactly
+// `captured`: every leg runs along one diagonal and jumps at least one of the captured pieces, and
+// every captured piece lies on exactly one leg.
+template <class G>
+bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
+    using B = typename G::Bitboard;
+    B seen = 0;
+    for (std::size_t i = 0; i + 1 < squares.size(); ++i) {
+        const auto a = G::coord_of_bit(squares[i]), b = G::coord_of_bit(squares[i + 1]);
+        const int dx = b.file - a.file, dy = b.rank - a.rank;
+        if (dx == 0 || (dx != dy && dx != -dy)) return false;
+        const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+        B leg = 0;
+        for (int f = a.file + sx, r = a.rank + sy; f != b.file; f += sx, r += sy)
+            leg |= G::mask_of_square(G::square_of_coord(f, r)) & captured;
+        if (!leg || (leg & seen)) return false;
+        seen |= leg;
+    }
+    return seen == captured;
+}
+
+}  // namespace notation_detail
+
 // Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures) and returns the
 // legal move it names. Throws ParseError when the text is malformed, names no legal move, or
 // (short form) names more than one.
@@ -250,20 +275,26 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     FixedList<PathMove<G>, kMaxMoves> list;
     generate_paths<R, D>(p, list);
     const int from = squares.front(), to = squares.back();
-    std::vector<const PathMove<G>*> ends, exact;
+    std::vector<const PathMove<G>*> ends, exact, fitting;
     for (const auto& pm : list) {
         if (pm.move.from != from || pm.move.to != to || pm.move.is_capture() != capture) continue;
         ends.push_back(&pm);
         if (!capture) continue;
-        // Long form: every landing square written in order.
         bool same = int(squares.size()) == pm.length + 1;
         for (int i = 0; same && i < pm.length; ++i) same = pm.path[i] == squares[i + 1];
         if (same) exact.push_back(&pm);
+        if (squares.size() > 2 && legs_fit<G>(squares, pm.move.captured)) fitting.push_back(&pm);
     }
-    if (ends.empty()) throw ParseError("illegal move '" + token + "'");
-    if (exact.size() == 1) return *exact.front();
-    if (ends.size() == 1) return *ends.front();
-    if (!exact.empty()) return *exact.front();  // identical moves under the keep convention
+    if (!exact.empty()) return *exact.front();  // several only for identical paths under keep
+    if (squares.size() == 2) {                  // short form: the ends only
+        if (ends.size() == 1) return *ends.front();
+        if (ends.empty()) throw ParseError("illegal move '" + token + "'");
+    } else {
+        // Long form with other landing squares than the ones the generator writes (a king going
+        // straight on may be written landing anywhere between two captured pieces).
+        if (fitting.size() == 1) return *fitting.front();
+        if (fitting.empty()) throw ParseError("illegal move '" + token + "'");
+    }
     throw ParseError("ambiguous move '" + token + "': write every landing square");
 }
 

@@ -69,10 +69,13 @@ std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
             if (hash->probe(key, n)) return n;
         }
     }
-    MoveList<typename R::Geometry> list;
-    generate<R, D>(p, list);
     std::uint64_t n = 0;
-    for (const auto& m : list) n += perft_node<R, D, UseHash>(p.play(m), depth - 1, hash);
+    if (depth == 2)
+        for_each_move<R, D>(p, [&](const auto& m) { n += std::uint64_t(count_moves<R, D>(p.play(m))); });
+    else
+        for_each_move<R, D>(p, [&](const auto& m) {
+            n += perft_node<R, D, UseHash>(p.play(m), depth - 1, hash);
+        });
     if constexpr (UseHash) {
         if (depth >= 3) hash->store(key, n);
     }

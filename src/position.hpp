@@ -1,9 +1,11 @@
 // Positions and moves: small values, copy-make, no undo stack.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "bits.hpp"
 #include "rules.hpp"
@@ -40,26 +42,47 @@ struct PathMove {
     int length = 0;                             // number of landing squares (0 for quiet moves)
 };
 
+// A list with fixed capacity whose storage is left uninitialised: a move list is built at every
+// node of a search, and zeroing hundreds of entries each time would cost more than generating them.
 template <class T, int N>
 class FixedList {
+    static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
+
 public:
+    FixedList() {}
+    FixedList(const FixedList& o) : size_(o.size_) {
+        std::copy(o.begin(), o.end(), storage_.items);
+    }
+    FixedList& operator=(const FixedList& o) {
+        size_ = o.size_;
+        std::copy(o.begin(), o.end(), storage_.items);
+        return *this;
+    }
+
     void push(const T& t) {
-        if (size_ == N) throw std::length_error("move list overflow");
-        data_[size_++] = t;
+        if (size_ == N) [[unlikely]]
+            overflow();
+        storage_.items[size_++] = t;
     }
     void clear() { size_ = 0; }
     int size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const T& operator[](int i) const { return data_[i]; }
-    T& operator[](int i) { return data_[i]; }
-    const T* begin() const { return data_.data(); }
-    const T* end() const { return data_.data() + size_; }
-    T* begin() { return data_.data(); }
-    T* end() { return data_.data() + size_; }
+    const T& operator[](int i) const { return storage_.items[i]; }
+    T& operator[](int i) { return storage_.items[i]; }
+    const T* begin() const { return storage_.items; }
+    const T* end() const { return storage_.items + size_; }
+    T* begin() { return storage_.items; }
+    T* end() { return storage_.items + size_; }
     void resize_down(int n) { size_ = n; }
 
 private:
-    std::array<T, N> data_;
+    [[noreturn, gnu::cold, gnu::noinline]] static void overflow() {
+        throw std::length_error("move list overflow");
+    }
+    union Storage {
+        Storage() {}
+        T items[N];
+    } storage_;
     int size_ = 0;
 };
 
