@@ -8,6 +8,8 @@
 // scalar.
 #pragma once
 
+#include "instances.hpp"
+
 #include <array>
 #include <cstdint>
 
@@ -555,5 +557,19 @@ bool has_move(const Position<R>& p) {
     return has_capture(p) || (p.side == Color::kWhite ? detail::count_quiet<R, Color::kWhite>(p)
                                                       : detail::count_quiet<R, Color::kBlack>(p)) > 0;
 }
+
+#define DAMBIT_MOVEGEN_TEMPLATES_D(R, D)                                                        \
+    DAMBIT_EXTERN template void generate<R, D>(const Position<R>&, MoveList<R::Geometry>&);     \
+    DAMBIT_EXTERN template void generate_paths<R, D>(                                           \
+        const Position<R>&, FixedList<PathMove<R::Geometry>, kMaxMoves>&);                      \
+    DAMBIT_EXTERN template int count_moves<R, D>(const Position<R>&);
+#define DAMBIT_MOVEGEN_TEMPLATES(R)                              \
+    DAMBIT_MOVEGEN_TEMPLATES_D(R, Duplicates::kDrop)             \
+    DAMBIT_MOVEGEN_TEMPLATES_D(R, Duplicates::kKeep)             \
+    DAMBIT_EXTERN template bool has_capture<R>(const Position<R>&); \
+    DAMBIT_EXTERN template bool has_move<R>(const Position<R>&);
+#ifndef DAMBIT_INSTANTIATING
+DAMBIT_FOR_EACH_RULES(DAMBIT_MOVEGEN_TEMPLATES)
+#endif
 
 }  // namespace dambit

@@ -3,6 +3,8 @@
 // Every reader throws ParseError with a one-line message naming the offending token.
 #pragma once
 
+#include "instances.hpp"
+
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -297,5 +299,19 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     }
     throw ParseError("ambiguous move '" + token + "': write every landing square");
 }
+
+#define DAMBIT_NOTATION_TEMPLATES(R)                                                            \
+    DAMBIT_EXTERN template Position<R> parse_fen<R>(std::string_view);                          \
+    DAMBIT_EXTERN template std::string to_fen<R>(const Position<R>&);                           \
+    DAMBIT_EXTERN template std::string move_text<R>(const PathMove<R::Geometry>&);              \
+    DAMBIT_EXTERN template std::vector<std::string> captured_names<R>(                          \
+        const PathMove<R::Geometry>&);                                                          \
+    DAMBIT_EXTERN template PathMove<R::Geometry> parse_move<R, Duplicates::kDrop>(              \
+        const Position<R>&, std::string_view);                                                  \
+    DAMBIT_EXTERN template PathMove<R::Geometry> parse_move<R, Duplicates::kKeep>(              \
+        const Position<R>&, std::string_view);
+#ifndef DAMBIT_INSTANTIATING
+DAMBIT_FOR_EACH_RULES(DAMBIT_NOTATION_TEMPLATES)
+#endif
 
 }  // namespace dambit

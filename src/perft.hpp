@@ -2,6 +2,8 @@
 // root split over threads and an optional shared hash table.
 #pragma once
 
+#include "instances.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -157,5 +159,17 @@ std::vector<std::uint64_t> perft_divide(
     for (auto& t : pool) t.join();
     return counts;
 }
+
+#define DAMBIT_PERFT_TEMPLATES(R)                                                               \
+    DAMBIT_EXTERN template std::uint64_t perft<R, Duplicates::kDrop>(const Position<R>&, int,   \
+                                                                     PerftHash*);               \
+    DAMBIT_EXTERN template std::uint64_t perft<R, Duplicates::kKeep>(const Position<R>&, int,   \
+                                                                     PerftHash*);               \
+    DAMBIT_EXTERN template std::vector<std::uint64_t> perft_divide<R>(                          \
+        const Position<R>&, int, Duplicates, int, PerftHash*,                                   \
+        const std::function<void(int, std::uint64_t)>&);
+#ifndef DAMBIT_INSTANTIATING
+DAMBIT_FOR_EACH_RULES(DAMBIT_PERFT_TEMPLATES)
+#endif
 
 }  // namespace dambit
