@@ -1,0 +1,388 @@
+// FEN reading and writing and move text (RULES.md §1): accepted forms, round trips, errors.
+//
+// Square numbers below follow the table of RULES.md §1 (8x8: 1 = b8, 4 = h8, 12 = h6, 21 = a3,
+// 29 = a1, 32 = g1; 10x10: 1 = b10, 46 = a1, 50 = i1). Move lists are hand-analysed in comments.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "move_list_helpers.hpp"
+
+using namespace dambit;
+using dambit::test::move_texts;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Runs `f`, which must throw ParseError; its message must contain every string of `parts`.
+template <class F>
+void check_error(F&& f, std::vector<std::string> parts) {
+    try {
+        f();
+        FAIL_CHECK("no ParseError thrown");
+    } catch (const ParseError& e) {
+        const std::string what = e.what();
+        for (const auto& part : parts) CHECK_THAT(what, Contains(part));
+    }
+}
+
+template <class R>
+void check_fen_error(const char* fen, std::vector<std::string> parts) {
+    INFO("FEN '" << fen << "' (" << R::kName << ")");
+    check_error([&] { (void)parse_fen<R>(fen); }, std::move(parts));
+}
+
+template <class R>
+void check_move_error(const char* fen, const char* move, std::vector<std::string> parts) {
+    INFO("FEN " << fen << ", move '" << move << "'");
+    const auto p = parse_fen<R>(fen);
+    check_error([&] { (void)parse_move<R>(p, move); }, std::move(parts));
+}
+
+template <class R>
+void check_round_trip(const char* fen) {
+    INFO("FEN " << fen << " (" << R::kName << ")");
+    const auto p = parse_fen<R>(fen);
+    const std::string written = to_fen<R>(p);
+    INFO("written " << written);
+    const auto q = parse_fen<R>(written);
+    CHECK(q == p);
+    CHECK(to_fen<R>(q) == written);
+}
+
+template <class R>
+typename R::Geometry::Bitboard squares(std::initializer_list<int> ns) {
+    typename R::Geometry::Bitboard m = 0;
+    for (int n : ns) m |= R::Geometry::mask_of_square(n);
+    return m;
+}
+
+// Long text of the move that `text` names.
+template <class R, Duplicates D = Duplicates::kDrop>
+std::string read_move(const char* fen, const char* text) {
+    return move_text<R>(parse_move<R, D>(parse_fen<R>(fen), text));
+}
+
+}  // namespace
+
+TEST_CASE("FEN squares: numeric and algebraic name the same squares", "[notation][fen]") {
+    using G = Board8;
+    // Corners and edges of the table in RULES.md §1.
+    CHECK(parse_fen<Russian>("W:Wa1:B").white() == G::mask_of_square(29));
+    CHECK(parse_fen<Russian>("W:Wg1:B").white() == G::mask_of_square(32));
+    CHECK(parse_fen<Russian>("W:Wh2:B").white() == G::mask_of_square(28));
+    CHECK(parse_fen<Russian>("W:W:Bb8").black() == G::mask_of_square(1));
+    CHECK(parse_fen<Russian>("W:W:Ba7").black() == G::mask_of_square(5));
+    const auto k = parse_fen<Russian>("W:WKh8:B");
+    CHECK(k.white() == G::mask_of_square(4));
+    CHECK(k.kings == G::mask_of_square(4));
+    // RULES.md §6: h6 = 12, g7 = 8, c5 = 14, d2 = 26.
+    CHECK(parse_fen<Russian>("W:Wh6:Bg7,c5,d2") == parse_fen<Russian>("W:W12:B8,14,26"));
+    // Numeric and algebraic mixed in one list.
+    CHECK(parse_fen<Russian>("W:Wa3,22,e3:B") == parse_fen<Russian>("W:W21,22,23:B"));
+    // 10x10 corners: 46 = a1 and 5 = j10.
+    using G10 = Board10;
+    CHECK(G10::coord_of_square(46).file == 0);
+    CHECK(G10::coord_of_square(46).rank == 0);
+    CHECK(G10::coord_of_square(5).file == 9);
+    CHECK(G10::coord_of_square(5).rank == 9);
+}
+
+TEST_CASE("FEN: every accepted form of RULES.md §1", "[notation][fen]") {
+    const auto start = Position<Russian>::start();
+    SECTION("ranges") {
+        CHECK(parse_fen<Russian>("W:W21-32:B1-12") == start);
+        CHECK(parse_fen<Russian>("W:W21-24,25,26-32:B1-12") == start);
+        CHECK(parse_fen<International>("W:W31-50:B1-20") == Position<International>::start());
+        // English: Black (on 1..12) moves first.
+        CHECK(parse_fen<English>("B:W21-32:B1-12") == Position<English>::start());
+        // A range may be a single square.
+        CHECK(parse_fen<Russian>("W:W21-21:B") == parse_fen<Russian>("W:W21:B"));
+    }
+    SECTION("the full list written out") {
+        CHECK(parse_fen<Russian>("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,"
+                                 "11,12") == start);
+    }
+    SECTION("kings") {
+        const auto p = parse_fen<Russian>("W:WK1,K2,21:BK30,9");
+        CHECK(p.white() == squares<Russian>({1, 2, 21}));
+        CHECK(p.black() == squares<Russian>({30, 9}));
+        CHECK(p.kings == squares<Russian>({1, 2, 30}));
+        CHECK(parse_fen<Russian>("W:WKh8:BKa1") == parse_fen<Russian>("W:WK4:BK29"));
+        const auto q = parse_fen<International>("B:WK3,28:BK48,17");
+        CHECK(q.side == Color::kBlack);
+        CHECK(q.kings == squares<International>({3, 48}));
+    }
+    SECTION("side to move") {
+        CHECK(parse_fen<Russian>("W:W21-32:B1-12").side == Color::kWhite);
+        CHECK(parse_fen<Russian>("B:W21-32:B1-12").side == Color::kBlack);
+    }
+    SECTION("either colour's list first") {
+        CHECK(parse_fen<Russian>("W:B1-12:W21-32") == start);
+        CHECK(parse_fen<Russian>("B:BKc3:WKh8,a3") == parse_fen<Russian>("B:WKh8,a3:BKc3"));
+    }
+    SECTION("an empty list for one side") {
+        const auto p = parse_fen<Russian>("W:W28:B");
+        CHECK(p.white() == squares<Russian>({28}));
+        CHECK(p.black() == 0);
+        CHECK(parse_fen<Russian>("W:B:W28") == p);
+        const auto q = parse_fen<Russian>("B:W:B1,2");
+        CHECK(q.white() == 0);
+        CHECK(q.black() == squares<Russian>({1, 2}));
+    }
+    SECTION("move counters") {
+        CHECK(parse_fen<Russian>("W:W21-32:B1-12:H0:F1") == start);
+        CHECK(parse_fen<Russian>("W:W21-32:B1-12:H12:F37") == start);
+    }
+    SECTION("PDN tag wrapper") {
+        CHECK(parse_fen<Russian>("[FEN \"W:W21-32:B1-12\"]") == start);
+        CHECK(parse_fen<Russian>("[FEN  \"W:W21-32:B1-12:H0:F1\" ]") == start);
+        CHECK(parse_fen<International>("[FEN \"W:W31-50:B1-20\"]") ==
+              Position<International>::start());
+    }
+    SECTION("surrounding whitespace") {
+        CHECK(parse_fen<Russian>("  W:W21-32:B1-12\n") == start);
+        CHECK(parse_fen<Russian>("\tW:W21-32:B1-12  \r\n") == start);
+        CHECK(parse_fen<Russian>(" [FEN \"W:W21-32:B1-12\"] \n") == start);
+    }
+}
+
+TEST_CASE("FEN writer: numeric squares, White first, kings marked", "[notation][fen]") {
+    CHECK(to_fen<Russian>(Position<Russian>::start()) ==
+          "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    CHECK(to_fen<Russian>(parse_fen<Russian>("W:Wh6:Bg7,c5,d2")) == "W:W12:B8,14,26");
+    // h8 = 4, a3 = 21, c3 = 22; Black's list given first, written second.
+    CHECK(to_fen<Russian>(parse_fen<Russian>("B:BKc3:WKh8,a3")) == "B:WK4,21:BK22");
+    CHECK(to_fen<Russian>(parse_fen<Russian>("W:W28:B")) == "W:W28:B");
+    CHECK(to_fen<Russian>(parse_fen<Russian>("B:W:B2,1")) == "B:W:B1,2");
+    CHECK(to_fen<International>(parse_fen<International>("W:W46-50:BK1")) ==
+          "W:W46,47,48,49,50:BK1");
+}
+
+TEST_CASE("FEN round trips", "[notation][fen]") {
+    for (const char* fen : {"W:W21-32:B1-12", "B:W21-32:B1-12", "B:WK4,22:B9,K29", "W:W28:B",
+                            "B:W:B1,2", "W:WKh8,Ka1,c3:BKd4,e5", "W:Wh6:Bg7,c5,d2",
+                            "B:BK32,K5:WK1,K28", "W:W:B", "[FEN \"B:W18,K26:B10\"]"})
+        check_round_trip<Russian>(fen);
+    for (const char* fen : {"W:W31-50:B1-20", "B:WK3,28,33:BK48,17,22", "W:W:BK50",
+                            "B:W45:B", "W:WK1-5:BK46-50"})
+        check_round_trip<International>(fen);
+    check_round_trip<English>("B:W21-32:B1-12");
+    check_round_trip<Czech>("W:WK2,17:B13,K30");
+}
+
+TEST_CASE("FEN errors name the offending token", "[notation][fen]") {
+    SECTION("unknown squares") {
+        check_fen_error<Russian>("W:W0:B1", {"unknown square", "'0'"});
+        check_fen_error<Russian>("W:W21:B33", {"unknown square", "'33'"});
+        check_fen_error<International>("W:W51:B1", {"unknown square", "'51'"});
+        check_fen_error<International>("W:W31:B0", {"unknown square", "'0'"});
+        check_fen_error<Russian>("W:Wz9:B1", {"unknown square", "'z9'"});
+        check_fen_error<Russian>("W:Wi1:B1", {"unknown square", "'i1'"});
+        // a2 is a light square (a1 is dark).
+        check_fen_error<Russian>("W:Wa2:B1", {"unknown square", "'a2'"});
+        check_fen_error<Russian>("W:W21:Bh7", {"unknown square", "'h7'"});
+        // Algebraic squares are for 8x8 only.
+        check_fen_error<International>("W:Wa1:B1", {"unknown square", "'a1'"});
+        check_fen_error<Russian>("W:W21:Bx", {"unknown square", "'x'"});
+    }
+    SECTION("a man on the row where it would promote") {
+        // White promotes on 1..4 (rank 8), Black on 29..32 (rank 1); 1..5 and 46..50 on 10x10.
+        check_fen_error<Russian>("W:W3:B20", {"promotion row", "'3'"});
+        check_fen_error<Russian>("W:Wd8:B20", {"promotion row", "'d8'"});
+        check_fen_error<Russian>("W:W20:B30", {"promotion row", "'30'"});
+        check_fen_error<Russian>("W:W20:Bg1", {"promotion row", "'g1'"});
+        check_fen_error<Russian>("W:W1-4:B20", {"promotion row", "'1-4'"});
+        check_fen_error<International>("W:W5:B20", {"promotion row", "'5'"});
+        check_fen_error<International>("W:W30:B46", {"promotion row", "'46'"});
+        // Kings may stand there.
+        CHECK_NOTHROW(parse_fen<Russian>("W:WK3:BK30"));
+    }
+    SECTION("a square listed twice") {
+        check_fen_error<Russian>("W:W21,21:B1", {"twice", "'21'"});
+        check_fen_error<Russian>("W:W21:B21", {"twice", "'21'"});
+        check_fen_error<Russian>("W:W21-25,23:B1", {"twice", "'23'"});
+        // a3 is 21: the same square under two names.
+        check_fen_error<Russian>("W:Wa3,21:B1", {"twice", "'21'"});
+        check_fen_error<Russian>("W:W22:BKc3", {"twice", "'Kc3'"});
+    }
+    SECTION("bad side to move") {
+        check_fen_error<Russian>("X:W21:B1", {"side to move", "'X'"});
+        check_fen_error<Russian>("WB:W21:B1", {"side to move", "'WB'"});
+        check_fen_error<Russian>(":W21:B1", {"side to move", "''"});
+    }
+    SECTION("bad ranges") {
+        check_fen_error<Russian>("W:W30:B5-3", {"range", "'5-3'"});
+        check_fen_error<Russian>("W:W30:B1-99", {"range", "'1-99'"});
+        check_fen_error<Russian>("W:W30:B1-x", {"range", "'1-x'"});
+        check_fen_error<International>("W:W31-51:B1", {"range", "'31-51'"});
+    }
+    SECTION("empty and garbage fields") {
+        check_fen_error<Russian>("", {"empty FEN"});
+        check_fen_error<Russian>("   ", {"empty FEN"});
+        check_fen_error<Russian>("W:W21::B1", {"empty field", "W:W21::B1"});
+        check_fen_error<Russian>("W:W21:B1:", {"empty field"});
+        check_fen_error<Russian>("W:W21:B1:Q7", {"bad FEN field", "'Q7'"});
+        check_fen_error<Russian>("W:W21:B1:%", {"bad FEN field", "'%'"});
+        check_fen_error<Russian>("W:W21,,22:B1", {"empty square", "'21,,22'"});
+        check_fen_error<Russian>("W:W21:B1:Hx", {"move counter", "'Hx'"});
+        check_fen_error<Russian>("[FEN W:W21:B1]", {"FEN tag"});
+    }
+    SECTION("a colour's list given twice") {
+        check_fen_error<Russian>("W:W21:B1:W22", {"list for W", "twice"});
+        check_fen_error<Russian>("W:B1:W21:B2", {"list for B", "twice"});
+    }
+}
+
+TEST_CASE("Move text: the long form is always written", "[notation][move]") {
+    // RULES.md §6: W:Wh6:Bg7,c5,d2 has the single move h6:f8:b4:e1 (analysed in
+    // russian_rules_test.cpp); the writer lists every landing square.
+    CHECK(move_texts<Russian>("W:Wh6:Bg7,c5,d2") == std::vector<std::string>{"h6:f8:b4:e1"});
+    // W:WKe1:Bd2,e5,g7 - RULES.md §1's example e1:c3:f6:h8.
+    //    a b c d e f g h
+    // 8    .   .   .   .
+    // 7  .   .   .   b
+    // 6    .   .   .   .
+    // 5  .   .   b   .
+    // 4    .   .   .   .
+    // 3  .   .   .   .
+    // 2    .   b   .   .
+    // 1  .   .   W   .
+    // e1: NE f2 g3 h4 empty; NW d2 with c3 empty -> take d2, run c3, b4, a5. c3 sees NE d4 then
+    // e5 with f6 empty -> goes on; b4 (c5..f8 / a3) and a5 (b6 c7 d8) see nothing. Take e5; the
+    // run is f6 (g7 occupied); f6 sees e7 d8 / g5 h4, nothing; straight on it takes g7, landing
+    // h8. One move, written e1:c3:f6:h8.
+    CHECK(move_texts<Russian>("W:WKe1:Bd2,e5,g7") == std::vector<std::string>{"e1:c3:f6:h8"});
+    // Numeric variants write 'x': 10x10 W:W28:B23 - the man on 28 (e5) takes 23 (f6) and lands
+    // on 19 (g7); nothing else can move or take.
+    CHECK(move_texts<International>("W:W28:B23") == std::vector<std::string>{"28x19"});
+    // Quiet moves: from-to.
+    CHECK(move_texts<International>("W:W32:B") == std::vector<std::string>{"32-27", "32-28"});
+}
+
+TEST_CASE("Move text: reading long and short forms", "[notation][move]") {
+    const char* rules = "W:Wh6:Bg7,c5,d2";
+    SECTION("long form, either separator") {
+        CHECK(read_move<Russian>(rules, "h6:f8:b4:e1") == "h6:f8:b4:e1");
+        CHECK(read_move<Russian>(rules, "h6xf8xb4xe1") == "h6:f8:b4:e1");
+        CHECK(read_move<Russian>(rules, "  h6:f8:b4:e1 ") == "h6:f8:b4:e1");
+    }
+    SECTION("short form when it names one move") {
+        CHECK(read_move<Russian>(rules, "h6:e1") == "h6:f8:b4:e1");
+        CHECK(read_move<Russian>(rules, "h6xe1") == "h6:f8:b4:e1");
+        CHECK(read_move<Russian>("W:WKe1:Bd2,e5,g7", "e1:h8") == "e1:c3:f6:h8");
+        CHECK(read_move<International>("W:W28:B23", "28x19") == "28x19");
+        CHECK(read_move<International>("W:W28:B23", "28:19") == "28x19");
+    }
+    SECTION("a king going straight on may be written landing between the two victims") {
+        // W:WKa1:Bc3,f6 (russian_rules_test.cpp): after c3 the king may stand on d4 or e5 before
+        // it takes f6; the writer uses d4, a reader accepts either, and a leg that jumps no
+        // captured piece (a1:b2) or lands on a victim (a1:c3) is no legal move.
+        const char* fen = "W:WKa1:Bc3,f6";
+        CHECK(read_move<Russian>(fen, "a1:d4:g7") == "a1:d4:g7");
+        CHECK(read_move<Russian>(fen, "a1:e5:g7") == "a1:d4:g7");
+        CHECK(read_move<Russian>(fen, "a1:e5:h8") == "a1:d4:h8");
+        CHECK(read_move<Russian>(fen, "a1:h8") == "a1:d4:h8");
+        check_move_error<Russian>(fen, "a1:b2:g7", {"illegal", "'a1:b2:g7'"});
+        check_move_error<Russian>(fen, "a1:c3:g7", {"illegal", "'a1:c3:g7'"});
+    }
+    SECTION("quiet moves") {
+        const auto start = Position<Russian>::start();
+        const auto m = parse_move<Russian>(start, "c3-d4");
+        CHECK(move_text<Russian>(m) == "c3-d4");
+        CHECK_FALSE(m.move.is_capture());
+        CHECK(start.play(m.move) == parse_fen<Russian>("B:W18,21,23-32:B1-12"));
+        CHECK(read_move<International>("W:W31-50:B1-20", "32-28") == "32-28");
+    }
+    SECTION("the captured pieces of the path") {
+        const auto p = parse_fen<Russian>(rules);
+        CHECK(captured_names<Russian>(parse_move<Russian>(p, "h6:e1")) ==
+              std::vector<std::string>{"g7", "c5", "d2"});
+        // Straight on: a1:d4:h8 takes c3 on the first leg and e5 on the second.
+        const auto q = parse_fen<Russian>("W:WKa1:Bc3,e5");
+        CHECK(captured_names<Russian>(parse_move<Russian>(q, "a1:d4:h8")) ==
+              std::vector<std::string>{"c3", "e5"});
+    }
+    SECTION("every listed move reads back as itself") {
+        for (const char* fen : {"W:W21-32:B1-12", "W:WKa1:Bc3,g5,g3,c5", "W:WKa3:Bc5,g5,g3,e3",
+                                "W:WKd4,g7:Ba7,b2,Ka1", "B:Wd4,f6:BKh8", "W:WKc3:Bd4,d6,b6,d2"}) {
+            INFO("FEN " << fen);
+            const auto p = parse_fen<Russian>(fen);
+            for (const auto& text : move_texts<Russian>(p)) {
+                INFO("move " << text);
+                CHECK(move_text<Russian>(parse_move<Russian>(p, text)) == text);
+            }
+        }
+        // Under kKeep both loops of the diamond (russian_rules_test.cpp) read back as themselves.
+        const auto d = parse_fen<Russian>("W:WKc3:Bd4,d6,b6,b4");
+        for (const char* text : {"c3:a5:c7:e5:c3", "c3:e5:c7:a5:c3"})
+            CHECK(move_text<Russian>(parse_move<Russian, Duplicates::kKeep>(d, text)) == text);
+    }
+}
+
+TEST_CASE("Move text: a short form shared by two captures is ambiguous", "[notation][move]") {
+    // W:WKa1:Bc3,g5,g3,c5 (analysed in russian_rules_test.cpp, "same empty square twice"):
+    //    a b c d e f g h
+    // 6    .   .   .   .
+    // 5  .   b   .   b
+    // 4    .   .   .   .
+    // 3  .   b   .   b
+    // 2    .   .   .   .
+    // 1  W   .   .   .
+    // Legal: a1:d4:b6, a1:d4:a7 (taking c3, c5), a1:e5:h2 (c3, g3), a1:f6:h4:f2:b6 and
+    // a1:f6:h4:f2:a7 (c3, g5, g3, c5). a1:d4:b6 and a1:f6:h4:f2:b6 both go from a1 to b6 but
+    // take different pieces, so "a1:b6" names two moves; likewise "a1:a7". "a1:h2" names one.
+    const char* fen = "W:WKa1:Bc3,g5,g3,c5";
+    check_move_error<Russian>(fen, "a1:b6", {"ambiguous", "'a1:b6'"});
+    check_move_error<Russian>(fen, "a1xb6", {"ambiguous", "'a1xb6'"});
+    check_move_error<Russian>(fen, "a1:a7", {"ambiguous", "'a1:a7'"});
+    CHECK(read_move<Russian>(fen, "a1:d4:b6") == "a1:d4:b6");
+    CHECK(read_move<Russian>(fen, "a1:f6:h4:f2:b6") == "a1:f6:h4:f2:b6");
+    CHECK(read_move<Russian>(fen, "a1xf6xh4xf2xa7") == "a1:f6:h4:f2:a7");
+    CHECK(read_move<Russian>(fen, "a1:h2") == "a1:e5:h2");
+
+    // W:WKc3:Bd4,d6,b6,d2 (russian_rules_test.cpp): c3:e1 takes d2 alone and c3:e5:c7:a5:e1 takes
+    // four men, both from c3 to e1. "c3:e1" is the complete long form of the one-piece capture,
+    // so it names that move; the other needs its landing squares.
+    const char* loop = "W:WKc3:Bd4,d6,b6,d2";
+    CHECK(read_move<Russian>(loop, "c3:e1") == "c3:e1");
+    CHECK(read_move<Russian>(loop, "c3:e5:c7:a5:e1") == "c3:e5:c7:a5:e1");
+}
+
+TEST_CASE("Move text errors name the offending token", "[notation][move]") {
+    const char* start = "W:W21-32:B1-12";
+    SECTION("illegal moves") {
+        check_move_error<Russian>(start, "c3-e5", {"illegal", "'c3-e5'"});
+        check_move_error<Russian>(start, "d4-e5", {"illegal", "'d4-e5'"});
+        check_move_error<Russian>(start, "c3-b2", {"illegal", "'c3-b2'"});
+        // A capture text for a quiet move, and a quiet text for a capture.
+        check_move_error<Russian>(start, "c3:d4", {"illegal", "'c3:d4'"});
+        check_move_error<Russian>("W:Wc3:Bd4", "c3-e5", {"illegal", "'c3-e5'"});
+        // While a capture exists, quiet moves are illegal (capturing is compulsory).
+        check_move_error<Russian>("W:Wc3:Bd4", "c3-b4", {"illegal", "'c3-b4'"});
+        // Black's move when White is to move.
+        check_move_error<Russian>(start, "b6-a5", {"illegal", "'b6-a5'"});
+    }
+    SECTION("a long form whose landing squares are not the move's") {
+        // h6:f8:b4:e1 is the only move; g5 is not one of its landing squares, and a text of
+        // three squares is not the short form either, so it names no legal move.
+        check_move_error<Russian>("W:Wh6:Bg7,c5,d2", "h6:g5:e1", {"h6:g5:e1"});
+    }
+    SECTION("unknown squares") {
+        check_move_error<Russian>(start, "c3-z9", {"unknown square", "'z9'", "c3-z9"});
+        check_move_error<Russian>(start, "c3-d5", {"unknown square", "'d5'"});
+        check_move_error<Russian>(start, "c3-i4", {"unknown square", "'i4'"});
+        check_move_error<Russian>(start, "c0-d1", {"unknown square", "'c0'"});
+        check_move_error<International>("W:W31-50:B1-20", "32-51", {"unknown square", "'51'"});
+    }
+    SECTION("malformed text") {
+        check_move_error<Russian>(start, "", {"empty move"});
+        check_move_error<Russian>(start, "c3", {"'c3'"});
+        check_move_error<Russian>(start, "c3-", {"'c3-'"});
+        check_move_error<Russian>(start, "-d4", {"'-d4'"});
+        check_move_error<Russian>(start, "c3-d4-e5", {"'c3-d4-e5'"});
+        check_move_error<Russian>(start, "c3:d4-e5", {"'c3:d4-e5'"});
+        check_move_error<Russian>(start, "c3--d4", {"'c3--d4'"});
+    }
+}
