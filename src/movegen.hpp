@@ -408,16 +408,15 @@ bool has_capture(const Position<R>& p) {
 }
 
 // The common case, solved for all men at once: no man's first jump (`land`, from first_jumps) can
-// be followed by a second one, and no king of ours can capture. Then every (man, direction) jump
-// is a whole legal move on its own.
+// be followed by a second one (`them`: the opponent's pieces, `empty`: the free squares). If no
+// king of ours can capture either, every (man, direction) jump is a whole legal move on its own.
 template <class R, Color Us>
-bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
-                       bool kings_capture) {
+bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
+                       typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard empty) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = Lanes<B>;
     using S = Side<R, Us>;
-    if (kings_capture) return false;
     const B ends = land[0] | land[1] | land[2] | land[3];
     B go_on = ends;
     if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
@@ -428,10 +427,15 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
     // A second jump from a landing square: the start squares are still occupied here, which is
     // exact, since jumping back over the piece just taken is the only way to reach one's own start
     // square in two jumps, and that is forbidden anyway.
-    return !(G::step4(G::step4(L::broadcast(go_on) & S::kManCapture) &
-                      L::broadcast(p.pieces[int(~Us)])) &
-             L::broadcast(p.empty()))
+    return !(G::step4(G::step4(L::broadcast(go_on) & S::kManCapture) & L::broadcast(them)) &
+             L::broadcast(empty))
                 .any();
+}
+
+template <class R, Color Us>
+bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
+                       bool kings_capture) {
+    return !kings_capture && single_jumps_only<R, Us>(land, p.pieces[int(~Us)], p.empty());
 }
 
 // The men that can capture, from their landing squares.

@@ -60,6 +60,148 @@ std::uint64_t depth_salt(int depth) {
     return 0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (D == Duplicates::kKeep ? 1 : 0));
 }
 
+// Perft at depth 2 with the side to move `Us`: the sum over our moves of the replies' counts.
+//
+// The common case is solved without making the moves: we have no capture and the opponent has no
+// kings. A quiet move of ours changes only two squares (`from` empties, `to` fills) and leaves the
+// opponent's men where they are, so for each reply position:
+// - whether the opponent must capture is one lane step of their men's victim squares (fixed for
+//   the parent) against our moved pieces;
+// - without a capture, their man steps are the parent's count, plus the steps into `from`, minus
+//   the steps into `to`.
+// When the opponent has no capture in the parent position either, the replies that must capture
+// are found for all of one direction's man steps at once, as a bitboard, and the others are
+// summed by popcounts. Replies that must capture go through the ordinary capture count.
+template <class R, Color Us, Duplicates D>
+std::uint64_t perft2_side(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    constexpr Color Them = ~Us;
+    using S = Side<R, Us>;
+    using T = Side<R, Them>;
+    std::uint64_t n = 0;
+    const B men = p.pieces[int(Them)], us = p.pieces[int(Us)], empty = p.empty();
+    const auto land = first_jumps<R, Us>(p);
+    const bool generic = (men & p.kings) || kings_can_capture<R, Us>(p);
+    if (land.any() && !generic && single_jumps_only<R, Us>(p, land, false)) {
+        // Each of our moves takes one man of theirs: count the replies from the masks alone.
+        for (int d = 0; d < 4; ++d)
+            for_each_bit(land[d], [&](int t) {
+                const B to = bit<B>(t), victim = G::step(to, opposite(d));
+                const B from = G::step(victim, opposite(d));
+                const B them = men & ~victim, own = us ^ from ^ to;
+                const B free = empty ^ from ^ to ^ victim;
+                const L jumps = G::step4(G::step4(L::broadcast(them) & T::kManCapture) &
+                                         L::broadcast(own)) &
+                                L::broadcast(free);
+                if (!jumps.any()) {
+                    n += std::uint64_t(popcount(B(G::template step<T::kLeft>(them) & free)) +
+                                       popcount(B(G::template step<T::kRight>(them) & free)));
+                } else if (single_jumps_only<R, Them>(jumps, own, free)) {
+                    n += std::uint64_t(popcount(jumps[0]) + popcount(jumps[1]) +
+                                       popcount(jumps[2]) + popcount(jumps[3]));
+                } else {
+                    Move<G> m;
+                    m.captured = victim;
+                    m.from = std::uint8_t(lsb(from));
+                    m.to = std::uint8_t(t);
+                    m.flags = (to & S::kPromotion) ? Move<G>::kPromotes : 0;
+                    CountSink<R, D> sink;
+                    generate_captures<R, Them>(p.play(m), sink, jump_origins<G>(jumps));
+                    n += std::uint64_t(sink.count());
+                }
+            });
+        return n;
+    }
+    if (land.any() || generic) {
+        visit_side<R, Us, D>(p, [&](const Move<G>& m) {
+            n += std::uint64_t(count_side<R, Them, D>(p.play(m)));
+        });
+        return n;
+    }
+    // victims[d]: squares a man of theirs would jump over in direction d.
+    const L victims = G::step4(L::broadcast(men) & T::kManCapture);
+    const B left = G::template step<T::kLeft>(men), right = G::template step<T::kRight>(men);
+    const int base = popcount(B(left & empty)) + popcount(B(right & empty));
+
+    // One reply position, from our move's two squares.
+    auto reply = [&](const Move<G>& m) {
+        const B from = bit<B>(m.from), to = bit<B>(m.to), ft = from | to;
+        const L jumps = G::step4(victims & L::broadcast(us ^ ft)) & L::broadcast(empty ^ ft);
+        if (!jumps.any())
+            return base + int((left & from) != 0) + int((right & from) != 0) -
+                   int((left & to) != 0) - int((right & to) != 0);
+        if (single_jumps_only<R, Them>(jumps, us ^ ft, empty ^ ft))
+            return popcount(jumps[0]) + popcount(jumps[1]) + popcount(jumps[2]) +
+                   popcount(jumps[3]);
+        CountSink<R, D> sink;
+        generate_captures<R, Them>(p.play(m), sink, jump_origins<G>(jumps));
+        return sink.count();
+    };
+    struct Visit {
+        decltype(reply)& f;
+        std::uint64_t& n;
+        bool empty() const { return true; }
+        void add(const Move<G>& m, const std::uint8_t*, int) { n += std::uint64_t(f(m)); }
+    } visit{reply, n};
+
+    // Their jumps with our pieces where they stand: then a reply can capture only over our moved
+    // piece or into the square it left.
+    const L threats = G::step4(victims & L::broadcast(us));
+    if ((threats & L::broadcast(empty)).any()) {
+        generate_quiet<R, Us>(p, visit);
+        return n;
+    }
+    const L over = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
+    const B own_men = us & ~p.kings;
+    auto man_steps = [&]<int Dir>() {
+        constexpr int Back = opposite(Dir);
+        const B to = G::template step<Dir>(own_men) & empty;
+        if (!to) return;
+        // Over `to`: a man behind it in some direction d with a free square beyond, or, for d
+        // against our step, the square just left. Into `from`: over a piece of ours that stayed.
+        B over_to = victims[Back], into_from = 0;
+        for (int d = 0; d < 4; ++d)
+            if (d != Back) {
+                over_to |= over[d];
+                into_from |= threats[d];
+            }
+        const B capture = to & (over_to | G::template step<Dir>(into_from));
+        const B quiet = to & ~capture, from = G::template step<Back>(quiet);
+        n += std::uint64_t(base * popcount(quiet) + popcount(B(from & left)) +
+                           popcount(B(from & right)) - popcount(B(quiet & left)) -
+                           popcount(B(quiet & right)));
+        for_each_bit(capture, [&](int t) {
+            Move<G> m;
+            m.to = std::uint8_t(t);
+            m.from = std::uint8_t(lsb(G::template step<Back>(bit<B>(t))));
+            m.flags = (bit<B>(t) & S::kPromotion) ? Move<G>::kPromotes : 0;
+            n += std::uint64_t(reply(m));
+        });
+    };
+    man_steps.template operator()<S::kLeft>();
+    man_steps.template operator()<S::kRight>();
+    if (p.pieces[int(Us)] & p.kings) {
+        for_each_bit(us & p.kings, [&](int from) {
+            L rays;
+            if constexpr (R::kKing == KingRange::kFlying)
+                rays = king_rays<G>(bit<B>(from), empty);
+            else
+                rays = G::step4(L::broadcast(bit<B>(from))) & L::broadcast(empty);
+            for (int d = 0; d < 4; ++d)
+                for_each_bit(rays[d], [&](int t) {
+                    Move<G> m;
+                    m.from = std::uint8_t(from);
+                    m.to = std::uint8_t(t);
+                    m.flags = Move<G>::kKingMoves;
+                    visit.add(m, nullptr, 0);
+                });
+        });
+    }
+    return n;
+}
+
 template <class R, Duplicates D, bool UseHash>
 std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
     if (depth == 1) return std::uint64_t(count_moves<R, D>(p));
@@ -73,7 +215,8 @@ std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
     }
     std::uint64_t n = 0;
     if (depth == 2)
-        for_each_move<R, D>(p, [&](const auto& m) { n += std::uint64_t(count_moves<R, D>(p.play(m))); });
+        n = p.side == Color::kWhite ? perft2_side<R, Color::kWhite, D>(p)
+                                    : perft2_side<R, Color::kBlack, D>(p);
     else
         for_each_move<R, D>(p, [&](const auto& m) {
             n += perft_node<R, D, UseHash>(p.play(m), depth - 1, hash);
