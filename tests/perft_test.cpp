@@ -39,6 +39,19 @@ TEST_CASE("Russian perft to depth 12 with two threads", "[perft][slow]") {
     check_rows("russian", 5'000'000, 600'000'000, 2);
 }
 
+TEST_CASE("Every variant's published rows up to 5 million leaves", "[perft]") {
+    for (const char* v : {"czech", "brazilian", "pool", "english", "international"})
+        check_rows(v, 0, 5'000'000, 1);
+}
+
+TEST_CASE("Every variant's published rows up to 600 million leaves, two threads",
+          "[perft][slow]") {
+    // 8x8 start positions to depth 12; International to depth 10 from the start, and the
+    // other International positions as far as that many leaves.
+    for (const char* v : {"czech", "brazilian", "pool", "english", "international"})
+        check_rows(v, 5'000'000, 600'000'000, 2);
+}
+
 TEST_CASE("Perft with a hash table gives the same counts", "[perft]") {
     // Russian start, depth 9, both conventions (published: 4570667 keep, 4570586 drop).
     const auto p = Position<Russian>::start();
