@@ -6,5 +6,8 @@ namespace dambit {
 
 int moves_command(int argc, char** argv);
 int perft_command(int argc, char** argv);
+int search_command(int argc, char** argv);
+int bench_command(int argc, char** argv);
+int solve_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -19,6 +19,9 @@ struct Subcommand {
 const Subcommand kSubcommands[] = {
     {"moves", dambit::moves_command, "list the legal moves of a position"},
     {"perft", dambit::perft_command, "count leaf nodes; --verify checks the published tables"},
+    {"search", dambit::search_command, "find the best move: iterative deepening, one line per depth"},
+    {"bench", dambit::bench_command, "search a fixed set of positions; total nodes is the signature"},
+    {"solve", dambit::solve_command, "prove a forced win or loss and print the shortest line"},
 };
 
 void usage(std::FILE* out) {

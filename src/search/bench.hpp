@@ -1,0 +1,50 @@
+// The bench: a fixed set of positions searched to a fixed depth; the total node count is the
+// signature of the search's behaviour (it changes exactly when the search does).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+
+#include "notation.hpp"
+#include "search/engine.hpp"
+#include "variant.hpp"
+
+namespace dambit::search {
+
+struct BenchPosition {
+    const char* fen;
+    const char* origin;  // where the position came from
+};
+
+// The bench positions of a variant (at least 30 each).
+std::span<const BenchPosition> bench_positions(Variant v);
+
+struct BenchResult {
+    int positions = 0;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+};
+
+// Searches every bench position of R to `depth`. Each search starts from an empty table and fresh
+// move-ordering statistics, so with one thread the node count depends only on the code.
+template <class R>
+BenchResult run_bench(Variant v, int depth, int threads, std::size_t hash_megabytes,
+                      const std::function<void(int, std::uint64_t)>& progress = {}) {
+    Engine<R> engine(hash_megabytes, threads);
+    BenchResult r;
+    Limits limits;
+    limits.depth = depth;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const BenchPosition& bp : bench_positions(v)) {
+        engine.new_game();
+        const Result<typename R::Geometry> res = engine.go(parse_fen<R>(bp.fen), {}, limits);
+        r.nodes += res.nodes;
+        if (progress) progress(r.positions, res.nodes);
+        ++r.positions;
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+}  // namespace dambit::search

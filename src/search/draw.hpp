@@ -1,0 +1,88 @@
+// The variants' draw rules (RULES.md §5) as counters carried along a line of play.
+//
+// Repetition is checked by the search from its key history; this file holds the move-count rules,
+// which need two counters: plies since the last man move or capture (only kings moving), and plies
+// since the last capture or promotion (no change of material).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "position.hpp"
+
+namespace dambit::search {
+
+struct DrawCounters {
+    std::uint16_t kings_only = 0;   // plies since a man moved or a piece was taken
+    std::uint16_t same_material = 0;  // plies since a piece was taken or a man promoted
+
+    // The counters after `m` is played in `p`.
+    template <class R>
+    DrawCounters after(const Position<R>& p, const Move<typename R::Geometry>& m) const {
+        (void)p;
+        DrawCounters d = *this;
+        d.kings_only = m.is_capture() || !m.king_moves() ? 0 : std::uint16_t(kings_only + 1);
+        d.same_material = m.is_capture() || m.promotes() ? 0 : std::uint16_t(same_material + 1);
+        return d;
+    }
+
+    // The counters after the game went from `a` to `b` by one move (for a game record given as a
+    // list of positions rather than moves).
+    template <class R>
+    DrawCounters after(const Position<R>& a, const Position<R>& b) const {
+        const auto mover = int(a.side);
+        const auto men_before = a.pieces[mover] & ~a.kings, men_after = b.pieces[mover] & ~b.kings;
+        const bool capture = b.pieces[1 - mover] != a.pieces[1 - mover];
+        const bool man_moved = men_before != men_after;
+        const bool promoted = (b.kings & b.pieces[mover]) != (a.kings & a.pieces[mover]) &&
+                              std::popcount(b.kings & b.pieces[mover]) >
+                                  std::popcount(a.kings & a.pieces[mover]);
+        DrawCounters d = *this;
+        d.kings_only = capture || man_moved ? 0 : std::uint16_t(kings_only + 1);
+        d.same_material = capture || promoted ? 0 : std::uint16_t(same_material + 1);
+        return d;
+    }
+};
+
+// Whether the move-count rules of variant R declare the position drawn. The caller has already
+// found that the side to move has a legal move (a side left without one has lost, whatever the
+// counters say).
+template <class R>
+bool drawn_by_counters(const Position<R>& p, const DrawCounters& c) {
+    if constexpr (std::is_same_v<R, Russian>) {
+        // Kodeks: 15 moves of each side with only kings moving.
+        if (c.kings_only >= 30) return true;
+        const auto wk = std::popcount(p.pieces[0] & p.kings), bk = std::popcount(p.pieces[1] & p.kings);
+        const auto w = std::popcount(p.pieces[0]), b = std::popcount(p.pieces[1]);
+        // Three or more kings against a lone king: 15 moves.
+        if (((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1)) &&
+            c.same_material >= 30)
+            return true;
+        // Kings on both sides, material unchanged: 2-3 pieces 5 moves, 4-5 pieces 30, 6-7 60.
+        if (wk > 0 && bk > 0) {
+            const int n = w + b;
+            const int limit = n <= 3 ? 10 : n <= 5 ? 60 : n <= 7 ? 120 : 0;
+            if (limit && c.same_material >= limit) return true;
+        }
+        return false;
+    } else if constexpr (std::is_same_v<R, International>) {
+        // FMJD: 25 moves of each side with only kings moving and no capture.
+        if (c.kings_only >= 50) return true;
+        // A lone king against three pieces with a king: 16 moves; against two: 5 moves.
+        for (int lone = 0; lone < 2; ++lone) {
+            const auto weak = p.pieces[lone], strong = p.pieces[1 - lone];
+            if (std::popcount(weak) != 1 || !(weak & p.kings) || !(strong & p.kings)) continue;
+            const int n = std::popcount(strong);
+            if ((n == 3 && c.same_material >= 32) || (n == 2 && c.same_material >= 10))
+                return true;
+        }
+        return false;
+    } else {
+        // The other variants here have only the repetition rule.
+        (void)p;
+        (void)c;
+        return false;
+    }
+}
+
+}  // namespace dambit::search

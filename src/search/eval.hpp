@@ -1,0 +1,170 @@
+// Static evaluation behind an interface: the hand-made evaluation of every variant.
+//
+// A learned evaluation can replace HandEvaluator by implementing Evaluator<R>; the search sees
+// only the interface. Every weight is in eval_weights.hpp.
+#pragma once
+
+#include <array>
+#include <cstdlib>
+
+#include "position.hpp"
+#include "search/eval_weights.hpp"
+#include "search/score.hpp"
+
+namespace dambit::search {
+
+template <class R>
+class Evaluator {
+public:
+    virtual ~Evaluator() = default;
+    // The score of `p` for the side to move, in hundredths of a man. The search never asks about a
+    // position in which the side to move must capture: such positions are played out first.
+    virtual Score evaluate(const Position<R>& p) const = 0;
+};
+
+// Square masks the evaluation needs, computed once per board geometry.
+template <class G>
+struct EvalTables {
+    using B = typename G::Bitboard;
+    static constexpr int N = G::kSize;
+
+    // Rank of a square counted from colour c's own back rank (0) towards its promotion rank.
+    static constexpr std::array<std::array<int, G::kBits>, 2> kRank = [] {
+        std::array<std::array<int, G::kBits>, 2> a{};
+        for (int n = 1; n <= G::kSquares; ++n) {
+            const auto c = G::coord_of_square(n);
+            a[0][G::bit_of_square(n)] = c.rank;
+            a[1][G::bit_of_square(n)] = N - 1 - c.rank;
+        }
+        return a;
+    }();
+
+    // Squares from which an enemy piece could stand in the way of colour c's man on a square: the
+    // forward cone widening one file per rank.
+    static constexpr std::array<std::array<B, G::kBits>, 2> kCone = [] {
+        std::array<std::array<B, G::kBits>, 2> a{};
+        for (int n = 1; n <= G::kSquares; ++n) {
+            const auto c = G::coord_of_square(n);
+            for (int m = 1; m <= G::kSquares; ++m) {
+                const auto d = G::coord_of_square(m);
+                const int df = std::abs(d.file - c.file);
+                if (d.rank > c.rank && df <= d.rank - c.rank)
+                    a[0][G::bit_of_square(n)] |= G::mask_of_square(m);
+                if (d.rank < c.rank && df <= c.rank - d.rank)
+                    a[1][G::bit_of_square(n)] |= G::mask_of_square(m);
+            }
+        }
+        return a;
+    }();
+
+    static constexpr B mask_where(bool (*pred)(int file, int rank)) {
+        B m = 0;
+        for (int n = 1; n <= G::kSquares; ++n) {
+            const auto c = G::coord_of_square(n);
+            if (pred(c.file, c.rank)) m |= G::mask_of_square(n);
+        }
+        return m;
+    }
+    // The centre: d4, f4, c5, e5 on 8x8; squares 22-24 and 27-29 on 10x10.
+    static constexpr B kCentre = mask_where([](int f, int r) {
+        return N == 8 ? (f >= 2 && f <= 5 && r >= 3 && r <= 4) : (f >= 2 && f <= 7 && r >= 4 && r <= 5);
+    });
+    static constexpr B kLeftWing = mask_where([](int f, int) { return f < N / 2; });
+    static constexpr B kLongDiagonal = mask_where([](int f, int r) { return f == r; });
+    static constexpr std::array<B, 2> kBackRank = {G::rank_mask(0), G::rank_mask(N - 1)};
+};
+
+template <class R>
+class HandEvaluator final : public Evaluator<R> {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using T = EvalTables<G>;
+
+public:
+    static constexpr EvalWeights kW = eval_weights<R>();
+    // Men at the start: the full-material end of the opening-to-ending blend.
+    static constexpr int kStartMen = G::kSize == 8 ? 24 : 40;
+
+    Score evaluate(const Position<R>& p) const override {
+        const B men[2] = {p.pieces[0] & ~p.kings, p.pieces[1] & ~p.kings};
+        const B kings[2] = {p.pieces[0] & p.kings, p.pieces[1] & p.kings};
+        const int phase = std::min(popcount(B(men[0] | men[1])), kStartMen);
+        const B empty = p.empty();
+        int side_score[2] = {0, 0};
+        for (int c = 0; c < 2; ++c) {
+            int s = kW.man * popcount(men[c]) + kW.king * popcount(kings[c]);
+            const bool them_no_king = kings[1 - c] == 0;
+            int opening = 0, ending = 0;
+            for_each_bit(men[c], [&](int b) {
+                const int r = T::kRank[c][b];
+                opening += kW.advance_opening[r];
+                ending += kW.advance_ending[r];
+                // A man whose way to the crown no enemy piece can block.
+                if (them_no_king && !(T::kCone[c][b] & p.pieces[1 - c]))
+                    s += kW.runaway[G::kSize - 1 - r];
+            });
+            s += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
+            s += kW.centre * popcount(B(men[c] & T::kCentre));
+            const int wing = std::abs(popcount(B(men[c] & T::kLeftWing)) -
+                                      popcount(B(men[c] & ~T::kLeftWing)));
+            if (wing > 1) s -= kW.flank_imbalance * (wing - 1);
+            if (them_no_king)
+                s += kW.back_rank * std::min(popcount(B(men[c] & T::kBackRank[c])), kW.back_rank_max);
+            if (kings[c]) {
+                s += kW.long_diagonal * popcount(B(kings[c] & T::kLongDiagonal));
+                s += kW.king_mobility * king_reach(kings[c], empty);
+            }
+            side_score[c] = s;
+        }
+        Score score = side_score[0] - side_score[1];
+        score = score * draw_scale(p) / 16;
+        return p.side == Color::kWhite ? score : -score;
+    }
+
+    // Known drawn endings: 16 = no knowledge, less = the weaker side is known to hold.
+    static int draw_scale(const Position<R>& p) {
+        const B men = p.pieces[0] & ~p.kings;
+        const B all_men = men | (p.pieces[1] & ~p.kings);
+        for (int weak = 0; weak < 2; ++weak) {
+            const B w = p.pieces[weak], s = p.pieces[1 - weak];
+            const int nw = popcount(w), ns = popcount(s);
+            if constexpr (R::kKing == KingRange::kShort) {
+                // Short kings: equal numbers of kings and nothing else is a draw.
+                if (!all_men && nw == ns) return kW.draw_scale;
+            } else {
+                if (!(w & p.kings) || ns < nw) continue;
+                // A lone king holds against two pieces on any board with flying kings, and against
+                // three (the classic three kings against one, Petrov's triangle fails) when it
+                // stands on the long diagonal; on 8x8 this is the textbook Russian draw, on 10x10
+                // the main-line draw of International primers.
+                if (nw == 1) {
+                    if (ns <= 2) return kW.draw_scale;
+                    if (ns == 3 && (w & T::kLongDiagonal) && !(s & ~p.kings)) return kW.draw_scale;
+                }
+                // Only kings, the stronger side one piece up at most: no way to force a capture.
+                if (!all_men && ns <= nw + 1 && nw >= 2) return kW.draw_scale;
+            }
+        }
+        (void)men;
+        return 16;
+    }
+
+private:
+    // Empty squares the kings reach in one move (flying or short, by the variant's rules).
+    static int king_reach(B kings, B empty) {
+        int n = 0;
+        for (int d = 0; d < 4; ++d) {
+            B ray = G::step(kings, d) & empty;
+            n += popcount(ray);
+            if constexpr (R::kKing == KingRange::kFlying) {
+                while (ray) {
+                    ray = G::step(ray, d) & empty;
+                    n += popcount(ray);
+                }
+            }
+        }
+        return n;
+    }
+};
+
+}  // namespace dambit::search

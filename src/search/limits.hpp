@@ -1,0 +1,46 @@
+// What a search is asked to do (limits) and what it reports (one record per completed iteration).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "position.hpp"
+#include "search/score.hpp"
+
+namespace dambit::search {
+
+struct Limits {
+    int depth = 0;                 // deepest iteration, 0 = no depth limit
+    std::uint64_t nodes = 0;       // stop after about this many nodes, 0 = no limit
+    std::int64_t movetime_ms = 0;  // exactly this long, 0 = no limit
+    std::int64_t time_ms = 0;      // the clock of the side to move, 0 = no clock
+    std::int64_t increment_ms = 0;
+    int moves_to_go = 0;           // moves until the next time control, 0 = sudden death
+    bool infinite = false;         // search until Engine::stop()
+};
+
+// A report after each completed iteration.
+template <class G>
+struct Iteration {
+    int depth = 0;
+    int seldepth = 0;  // the deepest ply visited, quiescence included
+    Score score = 0;   // for the side to move at the root
+    std::uint64_t nodes = 0;
+    std::uint64_t nps = 0;
+    std::int64_t time_ms = 0;
+    std::vector<Move<G>> pv;
+};
+
+// The outcome of a search.
+template <class G>
+struct Result {
+    bool has_move = false;  // false when the side to move has no legal move (it has lost)
+    Move<G> best{};
+    Score score = 0;
+    int depth = 0;  // the last completed iteration
+    std::uint64_t nodes = 0;
+    std::int64_t time_ms = 0;
+    std::vector<Move<G>> pv;
+};
+
+}  // namespace dambit::search

@@ -1,0 +1,497 @@
+// The search of one thread: iterative deepening with aspiration windows, principal variation search
+// and a quiescence search that plays out the compulsory captures.
+//
+// Several workers search the same root at once and share only the transposition table and the stop
+// flag (the "lazy" parallel search): what one thread stores, the others find.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "key.hpp"
+#include "movegen.hpp"
+#include "search/draw.hpp"
+#include "search/eval.hpp"
+#include "search/limits.hpp"
+#include "search/score.hpp"
+#include "search/tt.hpp"
+
+namespace dambit::search {
+
+using Clock = std::chrono::steady_clock;
+
+// Switches for the parts of the search whose worth is measured rather than assumed (see the
+// search section of the README for the measurements).
+struct Tuning {
+    bool late_move_reductions = true;
+    bool threat_extension = true;  // one more ply at the horizon when the opponent threatens to take
+};
+
+template <class R>
+class Worker;
+
+// What all workers of one search share.
+template <class R>
+struct Shared {
+    TranspositionTable* table = nullptr;
+    const Evaluator<R>* eval = nullptr;
+    Tuning tuning;
+    Limits limits;
+    Clock::time_point start;
+    std::int64_t soft_ms = 0;  // no new iteration after this (0 = none)
+    std::int64_t hard_ms = 0;  // stop at once after this (0 = none)
+    std::atomic<bool> stop{false};
+    std::vector<std::uint64_t> history;  // keys of the game's positions before the root, in order
+    DrawCounters root_counters;
+    std::vector<Worker<R>*> workers;
+
+    std::int64_t elapsed_ms() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    }
+    std::uint64_t total_nodes() const;
+};
+
+template <class R>
+class Worker {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using M = Move<G>;
+
+public:
+    Worker(Shared<R>& shared, int id) : s_(shared), id_(id) { reset_history(); }
+
+    // Forgets the move-ordering statistics (a new game).
+    void reset_history() {
+        for (auto& side : history_)
+            for (auto& from : side) from.fill(0);
+        for (auto& k : killers_) k[0] = k[1] = M{};
+    }
+
+    // Iterative deepening from `root`; the main worker (id 0) also reports and decides when to stop.
+    template <class Report>
+    void run(const Position<R>& root, Report&& report);
+
+    std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    const Result<G>& result() const { return result_; }
+
+private:
+    struct RootMove {
+        M move;
+        Score score = -kInfinite;
+        Score previous = -kInfinite;
+    };
+
+    Score root_search(const Position<R>& root, int depth, Score alpha, Score beta);
+    Score pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta, DrawCounters dc,
+              bool pv_node);
+    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta);
+
+    bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
+    void order(const Position<R>& p, int ply, std::uint16_t table_move, MoveList<G>& list,
+               int* keys, int* index) const;
+    void update_pv(int ply, const M& m) {
+        pv_[ply][ply] = m;
+        for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+        pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+    }
+    void count_node(int ply);
+    bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
+    void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& tried,
+                int tried_count);
+
+    // The table's move code: the move's index in generation order (deterministic for a position)
+    // plus its from-square as a check.
+    static std::uint16_t code(int index, const M& m) {
+        return std::uint16_t((index + 1) | (int(m.from) << 10));
+    }
+
+    Shared<R>& s_;
+    const int id_;
+    std::atomic<std::uint64_t> nodes_{0};
+    std::uint64_t local_nodes_ = 0;
+    int seldepth_ = 0;
+    int root_depth_ = 0;
+    Result<G> result_;
+    std::vector<RootMove> root_moves_;
+    std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line
+    std::size_t base_ = 0;             // index of the root in keys_
+    std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxPly + 1);
+    // Per ply: sort keys and the generation-order index of each sorted move.
+    std::vector<std::array<int, kMaxMoves>> sort_keys_ = std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
+    std::vector<std::array<int, kMaxMoves>> index_ = std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
+    std::array<std::array<M, 2>, kMaxPly + 1> killers_{};
+    std::array<std::array<std::array<int, G::kBits>, G::kBits>, 2> history_{};
+    std::array<std::array<M, kMaxPly + 1>, kMaxPly + 1> pv_{};
+    std::array<int, kMaxPly + 2> pv_length_{};
+};
+
+template <class R>
+std::uint64_t Shared<R>::total_nodes() const {
+    std::uint64_t n = 0;
+    for (const Worker<R>* w : workers) n += w->nodes();
+    return n;
+}
+
+template <class R>
+void Worker<R>::count_node(int ply) {
+    ++local_nodes_;
+    if (ply > seldepth_) seldepth_ = ply;
+    nodes_.store(local_nodes_, std::memory_order_relaxed);
+    if (id_ != 0) return;
+    // The main worker enforces the limits; the node limit is checked at every node so that a search
+    // by nodes stops at the same node every run.
+    if (s_.limits.nodes && s_.total_nodes() >= s_.limits.nodes && root_depth_ > 1)
+        s_.stop.store(true, std::memory_order_relaxed);
+    if ((local_nodes_ & 1023) == 0 && s_.hard_ms && root_depth_ > 1 &&
+        s_.elapsed_ms() >= s_.hard_ms)
+        s_.stop.store(true, std::memory_order_relaxed);
+}
+
+// A position seen before in this line with the same side to move: drawn inside the search (the
+// side that repeats could repeat again), and at the third occurrence when the earlier ones were
+// played in the game. Only plies since the last man move or capture can repeat.
+template <class R>
+bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) const {
+    const std::size_t here = base_ + std::size_t(ply);
+    int in_game = 0;
+    for (std::size_t back = 4; back <= dc.kings_only && back <= here; back += 2) {
+        const std::size_t i = here - back;
+        if (keys_[i] != key) continue;
+        if (i >= base_) return true;
+        if (++in_game == 2) return true;
+    }
+    return false;
+}
+
+template <class R>
+void Worker<R>::order(const Position<R>& p, int ply, std::uint16_t table_move, MoveList<G>& list,
+                      int* keys, int* index) const {
+    const int side = int(p.side);
+    for (int i = 0; i < list.size(); ++i) {
+        const M& m = list[i];
+        int k;
+        if (code(i, m) == table_move) {
+            k = 1 << 30;
+        } else if (m.is_capture()) {
+            // Take kings first, then promote; more pieces first where the rules leave a choice.
+            k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) + 256 * popcount(m.captured) +
+                (m.promotes() ? 1024 : 0);
+        } else if (m.promotes()) {
+            k = 1 << 25;
+        } else if (m == killers_[ply][0]) {
+            k = (1 << 24) + 1;
+        } else if (m == killers_[ply][1]) {
+            k = 1 << 24;
+        } else {
+            k = history_[side][m.from][m.to];
+        }
+        keys[i] = k;
+        index[i] = i;
+    }
+    // Insertion sort, best first (stable: equal keys keep generation order); lists are short.
+    for (int i = 1; i < list.size(); ++i) {
+        const M m = list[i];
+        const int k = keys[i], x = index[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] < k) {
+            list[j + 1] = list[j];
+            keys[j + 1] = keys[j];
+            index[j + 1] = index[j];
+            --j;
+        }
+        list[j + 1] = m;
+        keys[j + 1] = k;
+        index[j + 1] = x;
+    }
+}
+
+// A quiet move that caused a cut-off becomes a killer and gains history; the quiet moves tried
+// before it lose history.
+template <class R>
+void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
+                       const MoveList<G>& tried, int tried_count) {
+    if (m.is_capture()) return;
+    if (!(m == killers_[ply][0])) {
+        killers_[ply][1] = killers_[ply][0];
+        killers_[ply][0] = m;
+    }
+    const int side = int(p.side);
+    const int bonus = std::min(depth * depth, 400);
+    auto adjust = [&](const M& x, int b) {
+        int& h = history_[side][x.from][x.to];
+        h += b - h * std::abs(b) / 16384;  // stays within +-16384
+    };
+    adjust(m, bonus);
+    for (int i = 0; i < tried_count; ++i)
+        if (!tried[i].is_capture() && !(tried[i] == m)) adjust(tried[i], -bonus);
+}
+
+template <class R>
+Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta) {
+    count_node(ply);
+    pv_length_[ply] = ply;
+    if (ply >= kMaxPly - 1) return s_.eval->evaluate(p);
+    // Captures are compulsory: a position with one to make is never judged statically.
+    if (has_capture(p)) {
+        MoveList<G>& list = lists_[ply];
+        generate<R>(p, list);
+        Score best = -kInfinite;
+        for (int i = 0; i < list.size(); ++i) {
+            const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha);
+            if (stopped()) return 0;
+            if (s > best) {
+                best = s;
+                if (s > alpha) {
+                    alpha = s;
+                    update_pv(ply, list[i]);
+                    if (s >= beta) break;
+                }
+            }
+        }
+        return best;
+    }
+    if (!has_move(p)) return loss_in(ply);
+    return s_.eval->evaluate(p);
+}
+
+template <class R>
+Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
+                     DrawCounters dc, bool pv_node) {
+    // Step 1. At the horizon: one more ply when the opponent threatens a capture the static
+    // score cannot see, else the quiescence search.
+    if (depth <= 0) {
+        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_ && !has_capture(p)) {
+            Position<R> passed = p;
+            passed.side = ~p.side;
+            if (has_capture(passed)) depth = 1;
+        }
+        if (depth <= 0) return qsearch(p, ply, alpha, beta);
+    }
+
+    // Step 2. Count the node, watch the limits.
+    count_node(ply);
+    pv_length_[ply] = ply;
+    if (stopped()) return 0;
+
+    // Step 3. Draws: repetition and the move-count rules (RULES.md §5). A side that has no legal
+    // move has lost whatever the counters say.
+    const std::uint64_t key = position_key(p);
+    keys_[base_ + ply] = key;
+    if (repeated(ply, key, dc)) return kDraw;
+    if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
+    if (ply >= kMaxPly - 1) return has_capture(p) ? qsearch(p, ply, alpha, beta) : s_.eval->evaluate(p);
+
+    // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
+    const Score alpha0 = alpha;
+    alpha = std::max(alpha, loss_in(ply));
+    beta = std::min(beta, win_in(ply + 1));
+    if (alpha >= beta) return alpha;
+
+    // Step 5. The transposition table: a deep enough bound ends a non-PV node at once.
+    TableData entry;
+    const bool hit = s_.table->probe(key, entry);
+    if (hit && !pv_node && entry.depth >= depth) {
+        const Score ts = from_table(entry.score, ply);
+        if (entry.bound == Bound::kExact || (entry.bound == Bound::kLower && ts >= beta) ||
+            (entry.bound == Bound::kUpper && ts <= alpha))
+            return ts;
+    }
+
+    // Step 6. The moves; none left is a loss.
+    MoveList<G>& list = lists_[ply];
+    generate<R>(p, list);
+    if (list.empty()) return loss_in(ply);
+
+    // Step 7. A forced move (often a compulsory capture) costs no depth.
+    const int extension = list.size() == 1 && ply < 2 * root_depth_ ? 1 : 0;
+
+    // Step 8. Order: table move, captures, promotions, killers, history. The table's move code is
+    // the index in generation order, so it is matched before sorting.
+    int* const index = index_[ply].data();
+    order(p, ply, hit ? entry.move : 0, list, sort_keys_[ply].data(), index);
+
+    // Step 9. Principal variation search over the moves, late quiet moves reduced.
+    Score best = -kInfinite;
+    int best_index = -1;
+    int searched = 0;
+    for (int i = 0; i < list.size(); ++i) {
+        const M m = list[i];
+        const Position<R> child = p.play(m);
+        const DrawCounters cdc = dc.after(p, m);
+        const int new_depth = depth - 1 + extension;
+        Score s;
+        if (searched == 0) {
+            s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node);
+        } else {
+            int r = 0;
+            if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
+                !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]))
+                r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
+            s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false);
+            if (s > alpha && r > 0) s = -pvs(child, ply + 1, new_depth, -alpha - 1, -alpha, cdc, false);
+            if (s > alpha && s < beta && pv_node)
+                s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, true);
+        }
+        ++searched;
+        if (stopped()) return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                best_index = i;
+                alpha = s;
+                update_pv(ply, m);
+                if (s >= beta) {
+                    reward(p, ply, m, depth, list, i);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Step 10. Store the result; the move is kept as its index in generation order.
+    TableData d;
+    d.score = std::int16_t(to_table(best, ply));
+    d.depth = std::uint8_t(std::min(depth, 255));
+    d.bound = best >= beta ? Bound::kLower : best > alpha0 && best_index >= 0 ? Bound::kExact : Bound::kUpper;
+    if (best_index >= 0) d.move = code(index[best_index], list[best_index]);
+    s_.table->store(key, d);
+    return best;
+}
+
+template <class R>
+Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Score beta) {
+    count_node(0);
+    pv_length_[0] = 0;
+    const Score alpha0 = alpha;
+    Score best = -kInfinite;
+    for (std::size_t i = 0; i < root_moves_.size(); ++i) {
+        RootMove& rm = root_moves_[i];
+        const Position<R> child = root.play(rm.move);
+        const DrawCounters cdc = s_.root_counters.after(root, rm.move);
+        Score s;
+        if (i == 0) {
+            s = -pvs(child, 1, depth - 1, -beta, -alpha, cdc, true);
+        } else {
+            s = -pvs(child, 1, depth - 1, -alpha - 1, -alpha, cdc, false);
+            if (s > alpha && s < beta) s = -pvs(child, 1, depth - 1, -beta, -alpha, cdc, true);
+        }
+        if (stopped()) return best;
+        rm.score = s > alpha ? s : -kInfinite;
+        if (s > best) best = s;
+        if (s > alpha) {
+            alpha = s;
+            update_pv(0, rm.move);
+            // The new best move goes first; the others keep their order.
+            std::rotate(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(i),
+                        root_moves_.begin() + std::ptrdiff_t(i) + 1);
+            if (s >= beta) break;
+        }
+    }
+    TableData d;
+    d.score = std::int16_t(best);
+    d.depth = std::uint8_t(std::min(depth, 255));
+    d.bound = best >= beta ? Bound::kLower : best > alpha0 ? Bound::kExact : Bound::kUpper;
+    if (best > alpha0) {
+        MoveList<G> list;
+        generate<R>(root, list);
+        for (int i = 0; i < list.size(); ++i)
+            if (list[i] == root_moves_[0].move) d.move = code(i, list[i]);
+    }
+    s_.table->store(keys_[base_], d);
+    return best;
+}
+
+template <class R>
+template <class Report>
+void Worker<R>::run(const Position<R>& root, Report&& report) {
+    keys_ = s_.history;
+    base_ = keys_.size();
+    keys_.resize(base_ + kMaxPly + 2);
+    keys_[base_] = position_key(root);
+    result_ = Result<G>{};
+    local_nodes_ = 0;
+    nodes_.store(0, std::memory_order_relaxed);
+
+    // The root moves, in the order the table and the heuristics suggest.
+    MoveList<G> list;
+    generate<R>(root, list);
+    if (list.empty()) {
+        result_.score = loss_in(0);
+        return;
+    }
+    TableData entry;
+    const bool hit = s_.table->probe(keys_[base_], entry);
+    order(root, 0, hit ? entry.move : 0, list, sort_keys_[0].data(), index_[0].data());
+    root_moves_.clear();
+    for (const M& m : list) root_moves_.push_back({m});
+    result_.has_move = true;
+    result_.best = root_moves_[0].move;
+    result_.pv = {result_.best};
+
+    const Limits& lim = s_.limits;
+    const bool timed = lim.movetime_ms || lim.time_ms || lim.nodes;
+    Score previous = 0;
+    // Helper threads start one ply deeper every other thread, so that they are not all busy with the
+    // same iteration as the main thread.
+    for (int depth = 1 + (id_ % 2); depth < kMaxPly - 8; ++depth) {
+        if (lim.depth && depth > lim.depth) break;
+        root_depth_ = depth;
+        seldepth_ = 0;
+        Score score;
+        if (depth >= 5 && !is_decisive(previous)) {
+            // Aspiration window around the last score, widened on each failure.
+            Score delta = 25, alpha = previous - delta, beta = previous + delta;
+            for (;;) {
+                score = root_search(root, depth, alpha, beta);
+                if (stopped()) break;
+                if (score <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(score - delta, -kInfinite);
+                } else if (score >= beta) {
+                    beta = std::min(score + delta, Score(kInfinite));
+                } else {
+                    break;
+                }
+                delta += delta;
+                if (delta > 1000) alpha = -kInfinite, beta = kInfinite;
+            }
+        } else {
+            score = root_search(root, depth, -kInfinite, kInfinite);
+        }
+        // An interrupted iteration is discarded: the last completed one stands. (Only a stop from
+        // outside can interrupt the first; then the first move in order is the answer.)
+        if (stopped()) break;
+        previous = score;
+        result_.best = pv_[0][0];
+        result_.score = score;
+        result_.depth = depth;
+        result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+        if (id_ != 0) continue;
+
+        Iteration<G> it;
+        it.depth = depth;
+        it.seldepth = seldepth_;
+        it.score = score;
+        it.nodes = s_.total_nodes();
+        it.time_ms = s_.elapsed_ms();
+        it.nps = it.time_ms > 0 ? it.nodes * 1000 / std::uint64_t(it.time_ms) : it.nodes * 1000;
+        it.pv = result_.pv;
+        report(it);
+
+        if (stopped() || lim.infinite) continue;
+        // Enough: a proven result seen with plies to spare, a forced reply, or the time is used.
+        if (is_decisive(score) && depth >= plies_to_end(score) + 4) break;
+        if (timed && root_moves_.size() == 1 && !lim.nodes) break;
+        if (s_.soft_ms && s_.elapsed_ms() >= s_.soft_ms) break;
+    }
+    // An infinite search reports its move only when told to stop.
+    if (id_ == 0 && lim.infinite)
+        while (!stopped()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace dambit::search

@@ -1,0 +1,67 @@
+// The transposition table of the search: 16-byte entries in 64-byte buckets, shared lock-free by all
+// search threads.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace dambit::search {
+
+enum class Bound : std::uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
+
+// What the table knows about a position. `move` is the search's own move code (0 = none), the
+// scores are as stored (wins relative to the node: see score.hpp).
+struct TableData {
+    std::uint16_t move = 0;
+    std::int16_t score = 0;
+    std::int16_t eval = 0;
+    std::uint8_t depth = 0;
+    Bound bound = Bound::kNone;
+};
+
+class TranspositionTable {
+public:
+    explicit TranspositionTable(std::size_t megabytes = 16);
+
+    // Reallocates (and so empties) the table; at least one bucket.
+    void resize(std::size_t megabytes);
+    void clear();
+    // Ages the entries of earlier searches, so that they are replaced first.
+    void new_search() { generation_ = std::uint8_t((generation_ + 1) & kGenerationMask); }
+
+    bool probe(std::uint64_t key, TableData& out) const;
+    void store(std::uint64_t key, const TableData& d);
+    // Used share of a sample of entries, in permille (for reports).
+    int permille_full() const;
+    std::size_t bytes() const { return buckets_ * sizeof(Bucket); }
+
+private:
+    // An entry keeps the data word and the key XORed with it: a write torn between two threads
+    // fails the check and reads as a miss (Hyatt and Mann's lockless hashing), so no lock is needed
+    // and a race can cost a hit but never return another position's data.
+    struct Entry {
+        std::atomic<std::uint64_t> check{0}, data{0};
+    };
+    static constexpr int kWays = 4;
+    struct alignas(64) Bucket {
+        Entry e[kWays];
+    };
+    static constexpr std::uint8_t kGenerationMask = 63;
+
+    static std::uint64_t pack(const TableData& d, std::uint8_t generation);
+    static TableData unpack(std::uint64_t w);
+    static std::uint8_t generation_of(std::uint64_t w) { return std::uint8_t(w >> 58); }
+
+    Bucket& bucket(std::uint64_t key) const {
+        // The high half of the key picks the bucket; the whole key is checked in the entry.
+        return table_[(std::uint64_t(std::uint32_t(key >> 32)) * buckets_) >> 32];
+    }
+
+    std::unique_ptr<Bucket[]> table_;
+    std::size_t buckets_ = 0;
+    std::uint8_t generation_ = 0;
+};
+
+}  // namespace dambit::search

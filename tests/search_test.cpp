@@ -1,0 +1,494 @@
+// The searcher: composed tactics in every variant, proven results, the table, threads, draws, bench.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "notation.hpp"
+#include "search/bench.hpp"
+#include "search/engine.hpp"
+#include "search/line.hpp"
+#include "search/solve.hpp"
+
+using namespace dambit;
+using namespace dambit::search;
+
+namespace {
+
+struct Tactic {
+    const char* fen;
+    const char* key;  // the only winning move, from the analysis beside the position
+};
+
+// The search (depth `depth`, one thread) plays the key move, and the solver finds no other move
+// that wins within `bound` plies. With `prove`, the solver also proves that the key move wins (the
+// opponent is lost within 40 plies; some take seconds, so the proofs run under the slow label).
+template <class R>
+void check_tactic(const Tactic& t, int depth, int bound, bool prove) {
+    using G = typename R::Geometry;
+    INFO(R::kName << " " << t.fen << " key " << t.key);
+    const auto p = parse_fen<R>(t.fen);
+    if (!prove) {
+        Engine<R> engine(4, 1);
+        Limits limits;
+        limits.depth = depth;
+        const auto result = engine.go(p, {}, limits);
+        REQUIRE(result.has_move);
+        CHECK(line_text<R>(p, {result.best}).front() == t.key);
+    }
+    FixedList<PathMove<G>, kMaxMoves> moves;
+    generate_paths<R>(p, moves);
+    bool key_found = false;
+    for (const auto& pm : moves) {
+        const std::string text = move_text<R>(pm);
+        INFO("move " << text);
+        const auto child = p.play(pm.move);
+        SolveOptions o;
+        o.hash_megabytes = 4;
+        if (text == t.key) {
+            key_found = true;
+            if (!prove) continue;
+            o.max_plies = 40;
+            CHECK(Solver<R>(o).solve(child).outcome == Outcome::kForcedLoss);
+        } else {
+            o.max_plies = bound - 1;
+            CHECK(Solver<R>(o).solve(child).outcome != Outcome::kForcedLoss);
+        }
+    }
+    CHECK(key_found);
+}
+
+// Russian (RULES.md §3: men capture backwards, flying kings, free choice of capture, a man that
+// reaches the far row during a capture goes on as a king). Ranks 1-8 from White's side; every
+// position is composed for this test; "takes" lists the pieces a capture removes.
+const Tactic kRussian[] = {
+    // R1. White c1 d2 e3 g3; Black g5 e5 c7 h6 h8. White is a man down. e3-f4! leaves Black one
+    // capture, g5:e3 (e5 cannot take f4: g3 behind it is taken), and the man stops on e3 (d2 has
+    // c1 behind it). Then d2:f4:d6:b8 takes e3, e5 and c7 and crowns: a king and two men against
+    // two men wins. Every other move leaves White a man down or loses more: c1-b2 and d2-c3 allow
+    // g5-f4! e3:g5 h6:f4:h2, two men for one and a man on h2; e3-d4 e5:c3:e1:h4; g3-f4 e5:g3;
+    // g3-h4 g5-f4 e3:g5 h6:f4 and Black is still a man up.
+    {"W:Wc1,d2,e3,g3:Bg5,e5,c7,h6,h8", "e3-f4"},
+    // R2 (king capture). White d4 e5 f6 c1; Black king h8, men a7 b6 c7 d8. f6-g7! Black's only
+    // capture is Kh8:g7, and the king must stop on f6: e5 is backed by d4, so there is no landing
+    // square further on and no continuation (f6-e7-d8 is Black's own, f6-g5-h4 is empty). Then
+    // e5:g7 takes the king, and the man on g7 crowns next move while Black's men are six moves
+    // from crowning: White wins. Otherwise Black's king breaks loose: c1-b2 (or c1-d2) c7-d6!
+    // e5:c7:a5 (forced) Kh8:e5:c3:a1 takes three; d4-c5 b6:d4 e5:c3 Kh8:e5:a1; e5-d6 c7:e5:c3;
+    // f6-e7 d8:f6 e5:g7 and the king takes again, Kh8:f6 and on.
+    {"W:Wd4,e5,f6,c1:BKh8,a7,b6,c7,d8", "f6-g7"},
+    // R3 (crowning inside a capture). White a5 b6 f6; Black b8 c7 d8 f2 h6. f6-e7! forces d8:f6
+    // (c7 cannot take b6: a5 is behind it). Then b6:d8 crowns on d8 and goes on as a king
+    // (Russian rule) along d8-h4: it takes f6 and must land on h4, the only square from which it
+    // can go on, over f2 to e1: b6:d8:h4:e1 takes c7, f6, f2. A king and a man against b8 and h6
+    // wins. b6-a7 lets f2-e1 crown, and f6-g7 loses the man to h6:f8; neither wins.
+    {"W:Wa5,b6,f6:Bb8,c7,d8,f2,h6", "f6-e7"},
+    // R4 (four pieces). White a1 b2 c3 e3; Black e7 b8 c5 e5 c7, a man up. c3-d4! Black must take
+    // with e5 (c5:e3 is blocked by e3): e5:c3, stopping there (b2 is backed by a1). Then
+    // b2:d4:b6:d8 takes c3, c5, c7, crowns on d8 and goes on over e7 (landing f6, g5 or h4):
+    // a king and two men against b8. Every other move loses material: e3-d4 c5:e3,
+    // c3-b4 c5:a3:c1:f4, e3-f4 e5:g3; b2-a3 stays a man down.
+    {"W:Wa1,b2,c3,e3:Be7,b8,c5,e5,c7", "c3-d4"},
+    // R5 (king capture). White c1 d2 e1 d4 e5 e3; Black king a1, men a5 b6 c5 e7 h6. c1-b2!
+    // The only capture is Ka1:b2 (c5 cannot take d4: e3 is behind it), and the king must stop on
+    // c3 (d4 is backed by e5; from c3 nothing more: d2 is backed by e1). Then d2:b4:d6:f8 takes
+    // the king, c5 and e7 and crowns: White wins. Any other move leaves Black's king free with
+    // White unable to win: e5-d6 Ka1:e5:c7, e5-f6 Ka1:e5:g7, e3-f4 c5:e3:g5, e1-f2 e7-d6 e5:c7
+    // Ka1:e5:b8, d2-c3 and White has nothing.
+    {"W:Wc1,d2,e1,d4,e5,e3:Ba5,h6,Ka1,c5,b6,e7", "c1-b2"},
+    // R6-R10: R1-R5 with the colours reversed (the board turned half a turn, Black to move): the
+    // same analysis square for square (a1 <-> h8, b2 <-> g7, ...), so the search must find the
+    // same shots for Black.
+    {"B:Wb4,d4,f2,a3,a1:Bf8,e7,d6,b6", "d6-c5"},
+    {"B:WKa1,h2,g3,f2,e1:Be5,d4,c3,f8", "c3-b2"},
+    {"B:Wg1,f2,e1,c7,a3:Bh4,g3,c3", "c3-d2"},
+    {"B:Wd2,g1,f4,d4,f2:Bh8,g7,f6,d6", "f6-e5"},
+    {"B:Wh4,a3,Kh8,f4,g3,d2:Bf8,e7,d8,e5,d4,d6", "f8-g7"},
+};
+
+// Czech (RULES.md §3: men capture forwards only, a king capture takes precedence, a man that
+// reaches the far row during a capture is crowned and the move ends there).
+const Tactic kCzech[] = {
+    // C1 = R1. Black's captures are forward moves for Black, White's for White, so the shot is
+    // the same: e3-f4! g5:e3 d2:f4:d6:b8 (crowning at the end). The refutations of the other
+    // moves are forward captures too (g5-f4 e3:g5 h6:f4:h2; e5:c3:e1 stops there as a new king;
+    // e5:g3), and g3-h4 g5-f4 e3:g5 h6:f4 keeps Black a man up.
+    {"W:Wc1,d2,e3,g3:Bg5,e5,c7,h6,h8", "e3-f4"},
+    // C2 = R4 under Czech rules. c3-d4! e5:c3 b2:d4:b6:d8 now ends on d8, where the man is
+    // crowned (it may not go on over e7): three men taken, a king and two men against b8 and e7,
+    // and the new king attacks e7 at once (d8:f6). White wins; the other moves lose material as
+    // in R4 (e3-d4 c5:e3; c3-b4 c5:a3:c1, crowned and stopped; e3-f4 e5:g3) or stay a man down.
+    {"W:Wa1,b2,c3,e3:Be7,b8,c5,e5,c7", "c3-d4"},
+    // C3 = R5 under Czech rules. c1-b2! Ka1:c3 (the only capture), d2:b4:d6:f8 takes the king, c5
+    // and e7, all forward jumps, crowning at the end. Every other move leaves Black a king up.
+    {"W:Wc1,d2,e1,d4,e5,e3:Ba5,h6,Ka1,c5,b6,e7", "c1-b2"},
+    // C4, C5: C1 and C2 with the colours reversed (Black to move).
+    {"B:Wb4,d4,f2,a3,a1:Bf8,e7,d6,b6", "d6-c5"},
+    {"B:Wd2,g1,f4,d4,f2:Bh8,g7,f6,d6", "f6-e5"},
+};
+
+// International (RULES.md §3: 10x10, men capture backwards, the capture taking the most pieces is
+// compulsory, a man passing the far row during a capture stays a man). Numeric squares.
+const Tactic kInternational[] = {
+    // I1. White 38 39 42 47; Black 14 17 24 28 29, a man up. 38-33! Black's only capture is
+    // 29x38 (28x39 is blocked by 39), stopping on 38 (42 is backed by 47). White's largest capture,
+    // compulsory by the majority rule, is 42x33x22x11 taking 38, 28 and 17; the man on 11 crowns
+    // in two moves and White wins against 14 and 24. Other moves: 38-32 28x37x48; 39-33 28x39;
+    // 39-34 29x40; 47-41 and 42-37 leave White a man down.
+    {"W:W38,42,47,39:B29,28,17,24,14", "38-33"},
+    // I2 (a man passing the crowning row). White 27 28 31 36; Black 1 7 8 17 18, a man up.
+    // 27-22! The only capture is 18x27 (17 cannot take 22: 28 is behind it), stopping on 27 (31 is
+    // backed by 36). Then 31x22x11x2x13 takes 27, 17, 7 and 8: the man lands on 2 in the middle of
+    // the capture and goes on as a man, ending on 13 uncrowned. Three men against the man on 1
+    // win. No other move threatens anything, and White stays a man down.
+    {"W:W36,31,27,28:B8,1,17,18,7", "27-22"},
+    // I3 (king capture). White 18 22 28 32 37 38; Black king 36, men 8 11 14 16 17. 37-31! The
+    // only capture is K36x27 (17 cannot take 22: 28 is behind it), and the king must stop on 27
+    // (22 is backed by 18; from 27 nothing more, 32 is backed by 38). Then 32x21x12x3 takes the
+    // king, 17 and 8, crowning on 3: White wins. Any other move leaves Black's king free.
+    {"W:W37,32,38,22,18,28:B16,14,K36,17,11,8", "37-31"},
+    // I4, I5: I1 and I2 with the colours reversed (Black to move, square n <-> 51-n).
+    {"B:W22,23,34,27,37:B13,9,4,12", "13-18"},
+    {"B:W43,50,34,33,44:B15,20,24,23", "24-29"},
+};
+
+}  // namespace
+
+TEST_CASE("search finds the only winning move: Russian", "[search][tactics]") {
+    for (const Tactic& t : kRussian) check_tactic<Russian>(t, 9, 12, false);
+}
+
+TEST_CASE("search finds the only winning move: Czech", "[search][tactics]") {
+    for (const Tactic& t : kCzech) check_tactic<Czech>(t, 9, 12, false);
+}
+
+TEST_CASE("search finds the only winning move: International", "[search][tactics]") {
+    for (const Tactic& t : kInternational) check_tactic<International>(t, 7, 12, false);
+}
+
+TEST_CASE("the key moves win and no other move wins within 30 plies (solver)", "[search][slow]") {
+    for (const Tactic& t : kRussian) check_tactic<Russian>(t, 0, 30, true);
+    for (const Tactic& t : kCzech) check_tactic<Czech>(t, 0, 30, true);
+    for (const Tactic& t : kInternational) check_tactic<International>(t, 0, 30, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The transposition table.
+
+TEST_CASE("table entries round-trip and other keys miss", "[search][table]") {
+    TranspositionTable tt(1);
+    TableData d;
+    d.move = 0x1234;
+    d.score = -1234;
+    d.eval = 77;
+    d.depth = 13;
+    d.bound = Bound::kLower;
+    tt.store(0xDEADBEEFCAFEF00Dull, d);
+    TableData out;
+    REQUIRE(tt.probe(0xDEADBEEFCAFEF00Dull, out));
+    CHECK(out.move == d.move);
+    CHECK(out.score == d.score);
+    CHECK(out.eval == d.eval);
+    CHECK(out.depth == d.depth);
+    CHECK(out.bound == d.bound);
+    CHECK_FALSE(tt.probe(0xDEADBEEFCAFEF00Eull, out));
+    tt.clear();
+    CHECK_FALSE(tt.probe(0xDEADBEEFCAFEF00Dull, out));
+}
+
+TEST_CASE("win scores are stored relative to the node", "[search][table]") {
+    // Found 5 plies from the root: a win at root ply 12 is a win 7 plies from the node. Met again
+    // 9 plies from the root, the same position is won at root ply 16.
+    const Score at_root = win_in(12);
+    const Score stored = to_table(at_root, 5);
+    CHECK(stored == win_in(7));
+    CHECK(from_table(stored, 9) == win_in(16));
+    CHECK(from_table(to_table(loss_in(10), 4), 2) == loss_in(8));
+    CHECK(to_table(137, 20) == 137);  // ordinary scores do not move
+}
+
+TEST_CASE("a full bucket keeps its deeper entries", "[search][table]") {
+    TranspositionTable tt(0);  // a single bucket of four entries
+    auto store = [&](std::uint64_t key, int depth) {
+        TableData d;
+        d.depth = std::uint8_t(depth);
+        d.bound = Bound::kExact;
+        d.score = std::int16_t(depth);
+        tt.store(key, d);
+    };
+    store(1, 10);
+    store(2, 1);
+    store(3, 9);
+    store(4, 8);
+    store(5, 5);  // replaces the shallowest, key 2
+    TableData out;
+    CHECK(tt.probe(1, out));
+    CHECK_FALSE(tt.probe(2, out));
+    CHECK(tt.probe(3, out));
+    CHECK(tt.probe(4, out));
+    CHECK(tt.probe(5, out));
+    // A much shallower bound for the same position does not overwrite a deep one.
+    TableData shallow;
+    shallow.depth = 2;
+    shallow.bound = Bound::kUpper;
+    shallow.score = -5;
+    tt.store(1, shallow);
+    REQUIRE(tt.probe(1, out));
+    CHECK(out.depth == 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation.
+
+namespace {
+
+// The same position with the board turned half a turn and the colours swapped: square n becomes
+// square (squares + 1 - n). Every rule here is symmetric between the colours, so the side to move
+// must get the same score.
+template <class R>
+Position<R> flipped(const Position<R>& p) {
+    using G = typename R::Geometry;
+    Position<R> q;
+    q.pieces = {0, 0};
+    q.kings = 0;
+    q.side = ~p.side;
+    for (int n = 1; n <= G::kSquares; ++n) {
+        const auto m = G::mask_of_square(n), to = G::mask_of_square(G::kSquares + 1 - n);
+        for (int c = 0; c < 2; ++c)
+            if (p.pieces[c] & m) q.pieces[1 - c] |= to;
+        if (p.kings & m) q.kings |= to;
+    }
+    return q;
+}
+
+template <class R>
+void check_symmetry(Variant v) {
+    HandEvaluator<R> eval;
+    for (const BenchPosition& bp : bench_positions(v)) {
+        const auto p = parse_fen<R>(bp.fen);
+        INFO(R::kName << " " << bp.fen);
+        CHECK(eval.evaluate(p) == eval.evaluate(flipped(p)));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("evaluation is symmetric between the colours", "[search][eval]") {
+    check_symmetry<Russian>(Variant::kRussian);
+    check_symmetry<Czech>(Variant::kCzech);
+    check_symmetry<Brazilian>(Variant::kBrazilian);
+    check_symmetry<Pool>(Variant::kPool);
+    check_symmetry<English>(Variant::kEnglish);
+    check_symmetry<International>(Variant::kInternational);
+    // The start position is its own mirror image: level.
+    CHECK(HandEvaluator<Russian>().evaluate(Position<Russian>::start()) == 0);
+    CHECK(HandEvaluator<International>().evaluate(Position<International>::start()) == 0);
+}
+
+TEST_CASE("evaluation counts material in hundredths of a man", "[search][eval]") {
+    // White's extra man on a quiet board: about one man (advancement terms move it a little).
+    HandEvaluator<Russian> eval;
+    const Score s = eval.evaluate(parse_fen<Russian>("W:Wc3,e3:Bf6"));
+    CHECK(s > 60);
+    CHECK(s < 200);
+    // Black to move in the same position sees the negative.
+    CHECK(eval.evaluate(parse_fen<Russian>("B:Wc3,e3:Bf6")) == -s);
+}
+
+TEST_CASE("evaluation knows the drawn three kings against one on the long diagonal", "[search][eval]") {
+    // Russian: three kings against a king on the long diagonal (a1-h8) is a draw (the lone king
+    // cannot be forced off it); off the diagonal the three kings win (Petrov's triangle). Kings on
+    // c1, e1, g1; the lone king on d4 (long diagonal) or on b6 (not).
+    HandEvaluator<Russian> eval;
+    const Score on = eval.evaluate(parse_fen<Russian>("W:WKc1,Ke1,Kg1:BKd4"));
+    const Score off = eval.evaluate(parse_fen<Russian>("W:WKc1,Ke1,Kg1:BKb6"));
+    CHECK(std::abs(on) < 60);
+    CHECK(off > 300);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Draw rules (RULES.md §5).
+
+TEST_CASE("the move-count draw rules of Russian and International", "[search][draw]") {
+    DrawCounters c;
+    // Russian: 15 moves of each side (30 plies) with only kings moving.
+    const auto ru = parse_fen<Russian>("W:WKa1,c3:BKh8,f6");
+    c.kings_only = 29;
+    CHECK_FALSE(drawn_by_counters(ru, c));
+    c.kings_only = 30;
+    CHECK(drawn_by_counters(ru, c));
+    // Russian, kings on both sides and 4 pieces: 30 moves (60 plies) without capture or promotion.
+    c = {};
+    c.same_material = 59;
+    CHECK_FALSE(drawn_by_counters(ru, c));
+    c.same_material = 60;
+    CHECK(drawn_by_counters(ru, c));
+    // Russian, three kings against a lone king: 15 moves.
+    const auto three = parse_fen<Russian>("W:WKc1,Ke1,Kg1:BKb6");
+    c = {};
+    c.same_material = 29;
+    CHECK_FALSE(drawn_by_counters(three, c));
+    c.same_material = 30;
+    CHECK(drawn_by_counters(three, c));
+    // International: two kings against a king, 5 moves; three pieces with a king, 16 moves.
+    const auto two = parse_fen<International>("W:WK1,K7:BK50");
+    c = {};
+    c.same_material = 9;
+    CHECK_FALSE(drawn_by_counters(two, c));
+    c.same_material = 10;
+    CHECK(drawn_by_counters(two, c));
+    const auto king_two_men = parse_fen<International>("W:WK40,45,48:BK11");
+    c.same_material = 31;
+    CHECK_FALSE(drawn_by_counters(king_two_men, c));
+    c.same_material = 32;
+    CHECK(drawn_by_counters(king_two_men, c));
+    // International, 25 moves of each side with only kings: 50 plies.
+    const auto kings = parse_fen<International>("W:WK1,K7,20:BK50,K45,30");
+    c = {};
+    c.kings_only = 49;
+    CHECK_FALSE(drawn_by_counters(kings, c));
+    c.kings_only = 50;
+    CHECK(drawn_by_counters(kings, c));
+    // Czech has only the repetition rule.
+    c.kings_only = 200;
+    c.same_material = 200;
+    CHECK_FALSE(drawn_by_counters(parse_fen<Czech>("W:WKa1,c3:BKh8,f6"), c));
+    // Counting: a king move adds a ply, a man move or a capture resets.
+    const auto p = parse_fen<Russian>("W:WKa1,c3:BKh8,f6");
+    DrawCounters d;
+    d.kings_only = 7;
+    d.same_material = 7;
+    MoveList<Russian::Geometry> list;
+    generate<Russian>(p, list);
+    for (const auto& m : list) {
+        const DrawCounters e = d.after(p, m);
+        CHECK(e.kings_only == (m.king_moves() ? 8 : 0));
+        CHECK(e.same_material == (m.is_capture() || m.promotes() ? 0 : 8));
+    }
+}
+
+TEST_CASE("the game history makes the search see repetitions and the kings-only rule", "[search][draw]") {
+    // Russian, White kings a3 b2 c1 against a king on h4 (off the long diagonal): without history
+    // White is far ahead. With a history in which White's a3 king and Black's king shuffled
+    // a3-b4, h4-g3, b4-a3, g3-h4 eight times (32 plies of king moves, the root seen 8 times; no
+    // capture is ever possible on the way), every White move reaches a position drawn by
+    // repetition or by the 15-move kings-only rule, unless it captures, and no capture is possible
+    // within four plies: score 0.
+    const auto root = parse_fen<Russian>("W:WKa3,Kb2,Kc1:BKh4");
+    std::vector<Position<Russian>> history;
+    auto p = root;
+    for (int i = 0; i < 8; ++i)
+        for (const char* mv : {"a3-b4", "h4-g3", "b4-a3", "g3-h4"}) {
+            history.push_back(p);
+            p = p.play(parse_move<Russian>(p, mv).move);
+        }
+    REQUIRE(p == root);
+    Engine<Russian> engine(4, 1);
+    Limits limits;
+    limits.depth = 4;
+    const auto fresh = engine.go(root, {}, limits);
+    CHECK(fresh.score > 200);
+    engine.new_game();
+    const auto drawn = engine.go(root, history, limits);
+    CHECK(drawn.score == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proven results: exact distances, one thread or two.
+
+TEST_CASE("a win is scored by its exact distance, with one thread or two", "[search][threads]") {
+    // Rows of solve-reference.md (Grimminck, via dctl) with short wins; the search, deep enough,
+    // must report win_in(N) exactly. The FMJD move-count rules cannot interfere: the shortest of
+    // them, two pieces against a lone king, needs 10 plies, and these wins end sooner or have no
+    // lone king.
+    struct Row {
+        const char* fen;
+        int plies;
+    };
+    const Row rows[] = {{"W:WK42:B22", 7},   {"W:W10:BK46", 3},   {"W:WK7,K30:B45", 9},
+                        {"W:W6,7:BK45", 7},  {"W:WK2,6:BK50", 9}, {"W:WK1,K7:BK50", 7},
+                        {"W:WK26:B23,K42", 9}};
+    for (const Row& r : rows) {
+        INFO(r.fen);
+        const auto p = parse_fen<International>(r.fen);
+        for (int threads : {1, 2}) {
+            INFO("threads " << threads);
+            Engine<International> engine(8, threads);
+            Limits limits;
+            limits.depth = r.plies + 4;
+            const auto result = engine.go(p, {}, limits);
+            CHECK(result.score == win_in(r.plies));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bench and limits.
+
+TEST_CASE("the bench sets are large enough and legal", "[search][bench]") {
+    for (int v = 0; v < 6; ++v) {
+        const auto positions = bench_positions(Variant(v));
+        CHECK(positions.size() >= 30);
+        with_variant(Variant(v), [&]<class R>(std::type_identity<R>) {
+            for (const BenchPosition& bp : positions) {
+                INFO(bp.fen);
+                const auto p = parse_fen<R>(bp.fen);
+                CHECK(has_move(p));
+                CHECK(std::string(bp.origin).size() > 5);
+            }
+        });
+    }
+}
+
+TEST_CASE("bench node counts are the same on every run", "[search][bench]") {
+    const auto a = run_bench<Russian>(Variant::kRussian, 5, 1, 4);
+    const auto b = run_bench<Russian>(Variant::kRussian, 5, 1, 4);
+    CHECK(a.nodes == b.nodes);
+    CHECK(a.positions >= 30);
+    const auto c = run_bench<International>(Variant::kInternational, 4, 1, 4);
+    const auto d = run_bench<International>(Variant::kInternational, 4, 1, 4);
+    CHECK(c.nodes == d.nodes);
+}
+
+TEST_CASE("the search keeps to its limits", "[search][limits]") {
+    const auto p = Position<Russian>::start();
+    Engine<Russian> engine(4, 1);
+    // Nodes: the main thread checks at every node.
+    Limits by_nodes;
+    by_nodes.nodes = 20000;
+    const auto r = engine.go(p, {}, by_nodes);
+    CHECK(r.has_move);
+    CHECK(r.nodes <= 20000 + 2000);
+    // Move time.
+    Limits by_time;
+    by_time.movetime_ms = 100;
+    const auto t0 = std::chrono::steady_clock::now();
+    engine.go(p, {}, by_time);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+    // Infinite until stopped from another thread; each completed iteration is reported.
+    Limits forever;
+    forever.infinite = true;
+    std::atomic<int> reports{0};
+    Engine<Russian>::Callbacks cb;
+    cb.iteration = [&](const Iteration<Russian::Geometry>& it) {
+        ++reports;
+        CHECK(!it.pv.empty());
+    };
+    bool best_reported = false;
+    cb.best_move = [&](const Result<Russian::Geometry>& res) { best_reported = res.has_move; };
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        engine.stop();
+    });
+    const auto inf = engine.go(p, {}, forever, cb);
+    stopper.join();
+    CHECK(inf.has_move);
+    CHECK(reports > 0);
+    CHECK(best_reported);
+    // A side without a move has lost: no best move, a loss at ply 0.
+    const auto lost = engine.go(parse_fen<Russian>("W:W:B1"), {}, by_nodes);
+    CHECK_FALSE(lost.has_move);
+    CHECK(lost.score == loss_in(0));
+}

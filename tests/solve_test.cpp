@@ -1,0 +1,206 @@
+// The exact solver: published win lengths, proven lines, and results the table cannot change.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "notation.hpp"
+#include "search/solve.hpp"
+
+using namespace dambit;
+using namespace dambit::search;
+
+namespace {
+
+struct Row {
+    const char* slice;
+    const char* fen;
+    int plies;
+    bool slow;  // takes more than 0.1 s of processor time in a Release build
+};
+
+// Michel Grimminck's longest wins of the International 2-4 piece databases, as recorded in Rein
+// Halbersma's dctl tests (test/src/algo/search/egdb/international.cpp); /work/shared/
+// solve-reference.md. White to move wins; `plies` is the ply after which Black is first without
+// a legal move. Game-theoretic values: no move-count draw rules.
+const Row kRows[] = {
+    {"1010", "W:W33:B2", 17, false},
+    {"0110", "W:WK42:B22", 7, false},
+    {"1001", "W:W10:BK46", 3, false},
+    {"0101", "W:WK10:BK5", 3, false},
+    {"2010", "W:W40,44:B3", 23, false},
+    {"1110", "W:WK2,11:B45", 11, false},
+    {"0210", "W:WK7,K30:B45", 9, false},
+    {"2001", "W:W6,7:BK45", 7, false},
+    {"1101", "W:WK2,6:BK50", 9, false},
+    {"0201", "W:WK1,K7:BK50", 7, false},
+    {"1020", "W:W21:B3,4", 33, true},
+    {"0120", "W:WK38:B4,18", 27, true},
+    {"1011", "W:W18:B5,K23", 17, false},
+    {"0111", "W:WK26:B23,K42", 9, false},
+    {"1002", "W:W14:BK10,K46", 3, false},
+    {"0102", "W:WK10:BK5,K23", 3, false},
+    {"2020", "W:W33,46:B4,5", 39, true},
+    {"1120", "W:W8,K50:B3,32", 27, true},
+    {"0220", "W:WK1,K23:B4,38", 25, true},
+    {"2011", "W:W17,35:B3,K21", 23, false},
+    {"1111", "W:WK1,12:B16,K50", 19, true},
+    {"0211", "W:WK1,K16:BK17,26", 19, true},
+    {"2002", "W:W6,12:BK7,K45", 7, false},
+    {"1102", "W:W6,K22:BK17,K50", 9, false},
+    {"0202", "W:WK6,K22:BK17,K50", 9, false},
+    {"3010", "W:W12,13,16:B30", 23, true},
+    {"2110", "W:WK4,16,18:B34", 21, true},
+    {"1210", "W:WK8,11,K13:B44", 19, true},
+    {"0310", "W:WK8,K20,K37:B43", 17, true},
+    {"3001", "W:W6,10,49:BK40", 13, true},
+    {"2101", "W:W6,K49,50:BK16", 29, true},
+    {"1201", "W:WK40,K45,50:BK11", 31, true},
+    {"0301", "W:WK6,K22,K27:BK49", 15, true},
+    {"1030", "W:W6:B2,3,4", 43, true},
+    {"0130", "W:WK1:B2,3,4", 43, true},
+    {"1021", "W:W6:B3,4,K11", 33, true},
+    {"0121", "W:WK14:B1,K10,12", 29, false},
+    {"1012", "W:W8:B5,K13,K23", 17, false},
+    {"0112", "W:WK1:BK18,24,K44", 9, false},
+    {"1003", "W:W23:BK10,K19,K46", 3, false},
+    {"0103", "W:WK49:BK23,K43,K46", 3, false},
+    {"D&G", "W:W23:B5,6", 29, false},
+};
+
+// The line must be legal, alternate as claimed, and leave the loser without a move exactly at its
+// end (and not before).
+template <class R>
+void check_line(Position<R> p, const Proof<typename R::Geometry>& proof) {
+    REQUIRE(int(proof.line.size()) == proof.plies);
+    for (const auto& m : proof.line) {
+        REQUIRE(has_move(p));
+        MoveList<typename R::Geometry> list;
+        generate<R>(p, list);
+        bool legal = false;
+        for (const auto& x : list) legal |= x == m;
+        REQUIRE(legal);
+        p = p.play(m);
+    }
+    CHECK_FALSE(has_move(p));
+}
+
+void check_rows(bool slow) {
+    for (const Row& r : kRows) {
+        if (r.slow != slow) continue;
+        INFO("slice " << r.slice << " " << r.fen);
+        SolveOptions o;
+        o.hash_megabytes = slow ? 64 : 8;
+        Solver<International> solver(o);
+        const auto p = parse_fen<International>(r.fen);
+        const auto proof = solver.solve(p);
+        REQUIRE(proof.outcome == Outcome::kForcedWin);
+        CHECK(proof.plies == r.plies);
+        check_line(p, proof);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("solve reproduces the published longest wins (fast rows)", "[solve]") {
+    check_rows(false);
+}
+
+TEST_CASE("solve reproduces the published longest wins (slow rows)", "[solve][slow]") {
+    check_rows(true);
+}
+
+TEST_CASE("after the winner's first move the loser's position is a loss one ply shorter", "[solve]") {
+    // 0110: W:WK42:B22, win in 7. Whatever White's best first move is, Black then loses in 6.
+    SolveOptions o;
+    o.hash_megabytes = 4;
+    Solver<International> solver(o);
+    const auto p = parse_fen<International>("W:WK42:B22");
+    const auto win = solver.solve(p);
+    REQUIRE(win.outcome == Outcome::kForcedWin);
+    const auto loss = solver.solve(p.play(win.line.front()));
+    CHECK(loss.outcome == Outcome::kForcedLoss);
+    CHECK(loss.plies == 6);
+    check_line(p.play(win.line.front()), loss);
+}
+
+TEST_CASE("a side without a legal move has lost in 0 plies", "[solve]") {
+    // RULES.md §2: no pieces (or all blocked) means lost. White to move with no piece at all.
+    SolveOptions o;
+    o.hash_megabytes = 1;
+    Solver<Russian> solver(o);
+    const auto proof = solver.solve(parse_fen<Russian>("W:W:B1"));
+    CHECK(proof.outcome == Outcome::kForcedLoss);
+    CHECK(proof.plies == 0);
+    // A blocked man: White's man on 29 (a1), Black's men on 25 (b2) and 22 (c3). a1 cannot step
+    // to b2 and cannot jump it because c3 is taken; a1 has no other diagonal. Lost at once.
+    const auto blocked = solver.solve(parse_fen<Russian>("W:W29:B25,22"));
+    CHECK(blocked.outcome == Outcome::kForcedLoss);
+    CHECK(blocked.plies == 0);
+}
+
+TEST_CASE("the table never changes a proven result", "[solve]") {
+    // The short rows (up to 7 plies), solved with the table, with a tiny table (constant
+    // replacement) and with no table at all: the same lengths.
+    for (const Row& r : kRows) {
+        if (r.plies > 7) continue;
+        INFO(r.fen);
+        const auto p = parse_fen<International>(r.fen);
+        SolveOptions table;
+        table.hash_megabytes = 4;
+        SolveOptions none;
+        none.use_table = false;
+        SolveOptions tiny;
+        tiny.hash_megabytes = 0;  // four entries
+        Solver<International> a(table), b(none), c(tiny);
+        const auto pa = a.solve(p), pb = b.solve(p), pc = c.solve(p);
+        CHECK(pa.outcome == Outcome::kForcedWin);
+        CHECK(pb.outcome == pa.outcome);
+        CHECK(pc.outcome == pa.outcome);
+        CHECK(pa.plies == r.plies);
+        CHECK(pb.plies == pa.plies);
+        CHECK(pc.plies == pa.plies);
+    }
+}
+
+TEST_CASE("solve claims nothing it has not proven", "[solve]") {
+    // 1010 W:W33:B2 is won in 17 plies at best (solve-reference.md). Looking no further than 15
+    // plies there is neither a win nor a loss to find: the answer must be "unknown".
+    SolveOptions o;
+    o.max_plies = 15;
+    o.hash_megabytes = 4;
+    Solver<International> solver(o);
+    CHECK(solver.solve(parse_fen<International>("W:W33:B2")).outcome == Outcome::kUnknown);
+    // With a time limit too short for the 43-ply row, the answer is "unknown", never a guess.
+    SolveOptions quick;
+    quick.max_seconds = 0.05;
+    quick.hash_megabytes = 4;
+    Solver<International> hurried(quick);
+    const auto rushed = hurried.solve(parse_fen<International>("W:W6:B2,3,4"));
+    CHECK((rushed.outcome == Outcome::kUnknown ||
+           (rushed.outcome == Outcome::kForcedWin && rushed.plies == 43)));
+}
+
+TEST_CASE("a king in the corner facing the other king on its only diagonal is lost", "[solve]") {
+    // International, White king 46 (a1), Black king 5 (j10). The a1 king has one diagonal,
+    // a1-j10; every move puts it on that diagonal with a1 empty behind it, and the j10 king takes
+    // it: loss in 2 plies.
+    SolveOptions o;
+    o.hash_megabytes = 1;
+    Solver<International> solver(o);
+    const auto proof = solver.solve(parse_fen<International>("W:WK46:BK5"));
+    CHECK(proof.outcome == Outcome::kForcedLoss);
+    CHECK(proof.plies == 2);
+    check_line(parse_fen<International>("W:WK46:BK5"), proof);
+}
+
+TEST_CASE("draw rules leave a win that ends before the counter runs out", "[solve]") {
+    // 0201 W:WK1,K7:BK50, win in 7 plies. With the FMJD rule (two kings against a king: 5 moves
+    // = 10 plies, RULES.md §5) the win at ply 7 still comes first.
+    SolveOptions o;
+    o.draw_rules = true;
+    o.hash_megabytes = 4;
+    Solver<International> solver(o);
+    const auto proof = solver.solve(parse_fen<International>("W:WK1,K7:BK50"));
+    CHECK(proof.outcome == Outcome::kForcedWin);
+    CHECK(proof.plies == 7);
+}

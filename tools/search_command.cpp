@@ -1,0 +1,119 @@
+// dambit search: find the best move of a position, one report line per iteration.
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "notation.hpp"
+#include "search/engine.hpp"
+#include "search/line.hpp"
+
+namespace dambit {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
+    "                     [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
+    "\n"
+    "Searches the position (after the moves, if given) and prints one line per completed iteration,\n"
+    "then the best move. Scores are for the side to move in hundredths of a man; a proven result is\n"
+    "shown as 'win N' or 'loss N', N being the ply after which the losing side has no legal move.\n"
+    "Without a limit the search runs for 3 seconds.\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --fen FEN          position (default: the variant's start position)\n"
+    "  --moves \"...\"      moves played from that position first (for repetitions and draw rules)\n"
+    "  --depth N          iterations up to depth N (1..100)\n"
+    "  --nodes N          stop after about N nodes\n"
+    "  --movetime MS      search this many milliseconds\n"
+    "  --threads T        search threads sharing the table (default 1)\n"
+    "  --hash MB          transposition table size (default 64)\n"
+    "  --json             one object per iteration {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\n"
+    "                     \"time\",\"pv\"} and a final {\"bestmove\":M}\n";
+
+template <class R>
+std::string score_text(search::Score s) {
+    if (search::is_win(s)) return "win " + std::to_string(search::plies_to_end(s));
+    if (search::is_loss(s)) return "loss " + std::to_string(search::plies_to_end(s));
+    return std::to_string(s);
+}
+
+template <class R>
+int run(const cli::Args& args) {
+    using G = typename R::Geometry;
+    const auto fen = args.get("fen");
+    Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
+    std::vector<Position<R>> history;
+    if (const auto moves = args.get("moves")) {
+        std::istringstream in(*moves);
+        std::string token;
+        while (in >> token) {
+            const auto pm = parse_move<R>(p, token);
+            history.push_back(p);
+            p = p.play(pm.move);
+        }
+    }
+    search::Limits limits;
+    int given = 0;
+    if (args.has("depth")) limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
+    if (args.has("nodes")) limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
+    if (args.has("movetime")) limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
+    if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
+    if (given == 0) limits.movetime_ms = 3000;
+    const int threads = int(args.get_int("threads", 1, 1, 256));
+    const auto hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
+    const bool json = args.has("json");
+
+    search::Engine<R> engine(hash, threads);
+    typename search::Engine<R>::Callbacks cb;
+    cb.iteration = [&](const search::Iteration<G>& it) {
+        const auto pv = search::line_text<R>(p, it.pv);
+        if (json) {
+            std::string s = "{\"depth\":" + std::to_string(it.depth) +
+                            ",\"seldepth\":" + std::to_string(it.seldepth) +
+                            ",\"score\":" + std::to_string(it.score) +
+                            ",\"nodes\":" + std::to_string(it.nodes) +
+                            ",\"nps\":" + std::to_string(it.nps) +
+                            ",\"time\":" + std::to_string(it.time_ms) + ",\"pv\":[";
+            for (std::size_t i = 0; i < pv.size(); ++i) s += (i ? ",\"" : "\"") + pv[i] + "\"";
+            std::printf("%s]}\n", s.c_str());
+        } else {
+            std::string line;
+            for (const auto& m : pv) line += " " + m;
+            std::printf("depth %d seldepth %d score %s nodes %llu nps %llu time %lld pv%s\n", it.depth,
+                        it.seldepth, score_text<R>(it.score).c_str(),
+                        static_cast<unsigned long long>(it.nodes),
+                        static_cast<unsigned long long>(it.nps), static_cast<long long>(it.time_ms),
+                        line.c_str());
+        }
+        std::fflush(stdout);
+    };
+    const auto result = engine.go(p, history, limits, cb);
+    if (!result.has_move) {
+        std::printf(json ? "{\"bestmove\":null}\n" : "bestmove none (no legal move: lost)\n");
+        return 0;
+    }
+    const auto best = search::line_text<R>(p, {result.best});
+    const std::string move = best.empty() ? "?" : best.front();
+    if (json)
+        std::printf("{\"bestmove\":\"%s\"}\n", move.c_str());
+    else
+        std::printf("bestmove %s\n", move.c_str());
+    return 0;
+}
+
+}  // namespace
+
+int search_command(int argc, char** argv) {
+    const cli::Args args(argc, argv, {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash"},
+                         {"json", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+}
+
+}  // namespace dambit

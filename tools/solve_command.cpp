@@ -1,0 +1,139 @@
+// dambit solve: prove the shortest forced win (or the longest loss) of the side to move.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "notation.hpp"
+#include "search/line.hpp"
+#include "search/solve.hpp"
+
+namespace dambit {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N] [--max-seconds S]\n"
+    "                    [--draw-rules] [--hash MB]\n"
+    "\n"
+    "Proves a forced result for the side to move and prints one of\n"
+    "  win in N plies: LINE    the shortest forced win; the opponent is first left without a legal\n"
+    "                          move after ply N; LINE is best play by both sides\n"
+    "  loss in N plies: LINE   every move loses; LINE is the longest resistance\n"
+    "  no forced result within the limits\n"
+    "followed by the node count and the time. A result is printed only when proven.\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --fen FEN          the position\n"
+    "  --file FILE        one FEN per line, optionally a tab and the expected result ('win N' or\n"
+    "                     'loss N'; 'win in N plies' also accepted); prints one line per position and\n"
+    "                     a summary: solved, wrong, unsolved, time. Exit status 1 if any is wrong\n"
+    "  --max-plies N      longest result looked for (default 120, at most 250)\n"
+    "  --max-seconds S    time limit per position (default 60; 0 = none)\n"
+    "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are off and\n"
+    "                     the values are game-theoretic, as endgame tables store them\n"
+    "  --hash MB          proof table size (default 256)\n";
+
+template <class G>
+std::string outcome_text(const search::Proof<G>& p) {
+    switch (p.outcome) {
+        case search::Outcome::kForcedWin: return "win in " + std::to_string(p.plies) + " plies";
+        case search::Outcome::kForcedLoss: return "loss in " + std::to_string(p.plies) + " plies";
+        case search::Outcome::kUnknown: break;
+    }
+    return "no forced result within the limits";
+}
+
+// An expected result from a --file line: "win N", "loss N", "win in N plies", ...
+struct Expected {
+    bool given = false;
+    search::Outcome outcome = search::Outcome::kUnknown;
+    int plies = 0;
+};
+
+Expected parse_expected(const std::string& text, int line_number) {
+    Expected e;
+    std::istringstream in(text);
+    std::string word, number;
+    if (!(in >> word)) return e;
+    if (word != "win" && word != "loss")
+        throw cli::UsageError("line " + std::to_string(line_number) + ": bad expected result '" +
+                              text + "' (want 'win N' or 'loss N')");
+    in >> number;
+    if (number == "in") in >> number;
+    e.given = true;
+    e.outcome = word == "win" ? search::Outcome::kForcedWin : search::Outcome::kForcedLoss;
+    e.plies = int(cli::parse_int("file", number, 0, 250));
+    return e;
+}
+
+template <class R>
+int run(const cli::Args& args) {
+    search::SolveOptions opt;
+    opt.max_plies = int(args.get_int("max-plies", 120, 0, 250));
+    opt.max_seconds = args.get_double("max-seconds", 60, 0, 1e9);
+    opt.draw_rules = args.has("draw-rules");
+    opt.hash_megabytes = std::size_t(args.get_int("hash", 256, 1, 1 << 20));
+    search::Solver<R> solver(opt);
+
+    if (const auto fen = args.get("fen")) {
+        const Position<R> p = parse_fen<R>(*fen);
+        const auto proof = solver.solve(p);
+        std::string text = outcome_text(proof);
+        if (proof.outcome != search::Outcome::kUnknown && !proof.line.empty())
+            text += ": " + search::join_line<R>(p, proof.line);
+        std::printf("%s\nnodes %llu, %.3f s\n", text.c_str(),
+                    static_cast<unsigned long long>(proof.nodes), proof.seconds);
+        return 0;
+    }
+    const std::string path = *args.get("file");
+    std::ifstream in(path);
+    if (!in) throw cli::UsageError("cannot read '" + path + "'");
+    int solved = 0, wrong = 0, unsolved = 0, number = 0;
+    double total = 0;
+    std::string row;
+    while (std::getline(in, row)) {
+        ++number;
+        const auto tab = row.find('\t');
+        const std::string fen = row.substr(0, tab);
+        if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
+        const Expected want =
+            parse_expected(tab == std::string::npos ? "" : row.substr(tab + 1), number);
+        const Position<R> p = parse_fen<R>(fen);
+        const auto proof = solver.solve(p);
+        total += proof.seconds;
+        std::string verdict;
+        if (proof.outcome == search::Outcome::kUnknown) {
+            ++unsolved;
+            verdict = "unsolved";
+        } else if (want.given && (want.outcome != proof.outcome || want.plies != proof.plies)) {
+            ++wrong;
+            verdict = "WRONG";
+        } else {
+            ++solved;
+            verdict = "solved";
+        }
+        std::printf("%s\t%s\t%s\t%.3f s\n", fen.c_str(), outcome_text(proof).c_str(),
+                    verdict.c_str(), proof.seconds);
+        std::fflush(stdout);
+    }
+    std::printf("solved %d, wrong %d, unsolved %d, time %.3f s\n", solved, wrong, unsolved, total);
+    return wrong ? 1 : 0;
+}
+
+}  // namespace
+
+int solve_command(int argc, char** argv) {
+    const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash"},
+                         {"draw-rules", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (args.has("fen") == args.has("file")) throw cli::UsageError("give one of --fen and --file");
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+}
+
+}  // namespace dambit
