@@ -88,7 +88,15 @@ private:
 
     Score root_search(const Position<R>& root, int depth, Score alpha, Score beta);
     Score pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta, DrawCounters dc,
-              bool pv_node);
+              bool pv_node, std::uint64_t key = 0);
+    // The key of a child about to be searched at `depth`, with its table bucket already on its way
+    // into the cache; 0 for a child that goes straight to the quiescence search (no key needed).
+    std::uint64_t child_key(const Position<R>& child, int depth) const {
+        if (depth <= 0) return 0;
+        const std::uint64_t k = position_key(child);
+        s_.table->prefetch(k);
+        return k;
+    }
     Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
@@ -261,7 +269,7 @@ Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta)
 
 template <class R>
 Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
-                     DrawCounters dc, bool pv_node) {
+                     DrawCounters dc, bool pv_node, std::uint64_t key) {
     // Step 1. At the horizon: one more ply when the opponent threatens a capture the static
     // score cannot see, else the quiescence search.
     if (depth <= 0) {
@@ -280,7 +288,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
 
     // Step 3. Draws: repetition and the move-count rules (RULES.md §5). A side that has no legal
     // move has lost whatever the counters say.
-    const std::uint64_t key = position_key(p);
+    if (!key) key = position_key(p);
     keys_[base_ + ply] = key;
     if (repeated(ply, key, dc)) return kDraw;
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
@@ -324,18 +332,21 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
         const Position<R> child = p.play(m);
         const DrawCounters cdc = dc.after(p, m);
         const int new_depth = depth - 1 + extension;
+        const std::uint64_t ckey = child_key(child, new_depth);
         Score s;
         if (searched == 0) {
-            s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node);
+            s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node, ckey);
         } else {
             int r = 0;
             if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
                 !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]))
                 r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
-            s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false);
-            if (s > alpha && r > 0) s = -pvs(child, ply + 1, new_depth, -alpha - 1, -alpha, cdc, false);
+            s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false,
+                     new_depth - r > 0 ? ckey : 0);
+            if (s > alpha && r > 0)
+                s = -pvs(child, ply + 1, new_depth, -alpha - 1, -alpha, cdc, false, ckey);
             if (s > alpha && s < beta && pv_node)
-                s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, true);
+                s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, true, ckey);
         }
         ++searched;
         if (stopped()) return 0;

@@ -32,6 +32,8 @@ public:
     void new_search() { generation_ = std::uint8_t((generation_ + 1) & kGenerationMask); }
 
     bool probe(std::uint64_t key, TableData& out) const;
+    // Starts loading the bucket of `key` into the cache, to be probed a little later.
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(&bucket(key)); }
     void store(std::uint64_t key, const TableData& d);
     // Used share of a sample of entries, in permille (for reports).
     int permille_full() const;
