@@ -220,31 +220,33 @@ private:
             return false;
         }
         if (drawn(p, dc)) return false;
-        // A move that leaves the opponent without a reply wins at once.
-        for (int i = 0; i < list.size(); ++i)
-            if (!has_move(p.play(list[i]))) {
-                store_win(key, 1, i);
-                return true;
-            }
         if (n == 1) {
+            // A move that leaves the opponent without a reply wins at once.
+            for (int i = 0; i < list.size(); ++i)
+                if (!has_move(p.play(list[i]))) {
+                    store_win(key, 1, i);
+                    return true;
+                }
             store_no_win(key, 1);
             return false;
         }
         // Order: the move that won before, children the table already knows to be lost, then
-        // the moves that leave the opponent the fewest replies.
+        // the moves that leave the opponent the fewest replies. A child without a reply is a win
+        // at once.
         const Entry* e = find(key);
         const int hint = e && e->win_move ? e->win_move - 1 : -1;
         auto& keys = sort_keys_[ply];
         auto& index = index_[ply];
         for (int i = 0; i < list.size(); ++i) {
             const Position<R> c = p.play(list[i]);
+            const int replies = count_moves<R>(c);
             const DrawCounters cdc = opt_.draw_rules ? dc.after(p, list[i]) : dc;
-            const Entry* ce = find(key_of(c, cdc));
-            if (ce && ce->loss <= n - 1) {
-                store_win(key, n, i);
+            const Entry* ce = replies ? find(key_of(c, cdc)) : nullptr;
+            if (replies == 0 || (ce && ce->loss <= n - 1)) {
+                store_win(key, replies == 0 ? 1 : n, i);
                 return true;
             }
-            int k = 1000 - 8 * count_moves<R>(c);
+            int k = 1000 - 8 * replies;
             if (i == hint) k += 1 << 20;
             if (ce && ce->no_loss >= n - 1) k -= 1 << 16;  // known to hold this long: try last
             keys[i] = k;
