@@ -1,7 +1,6 @@
-// The searcher: composed tactics in every variant, proven results, the table, threads, draws, bench.
-#include <catch2/catch.hpp>
-
+// The searcher: composed tactics in every variant, proven results, table, threads, draws, bench.
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -297,7 +296,8 @@ TEST_CASE("evaluation counts material in hundredths of a man", "[search][eval]")
     CHECK(eval.evaluate(parse_fen<Russian>("B:Wc3,e3:Bf6")) == -s);
 }
 
-TEST_CASE("evaluation knows the drawn three kings against one on the long diagonal", "[search][eval]") {
+TEST_CASE("evaluation knows the drawn three kings against one on the long diagonal",
+          "[search][eval]") {
     // Russian: three kings against a king on the long diagonal (a1-h8) is a draw (the lone king
     // cannot be forced off it); off the diagonal the three kings win (Petrov's triangle). Kings on
     // c1, e1, g1; the lone king on d4 (long diagonal) or on b6 (not).
@@ -369,7 +369,8 @@ TEST_CASE("the move-count draw rules of Russian and International", "[search][dr
     }
 }
 
-TEST_CASE("the game history makes the search see repetitions and the kings-only rule", "[search][draw]") {
+TEST_CASE("the game history makes the search see repetitions and the kings-only rule",
+          "[search][draw]") {
     // Russian, White kings a3 b2 c1 against a king on h4 (off the long diagonal): without history
     // White is far ahead. With a history in which White's a3 king and Black's king shuffled
     // a3-b4, h4-g3, b4-a3, g3-h4 eight times (32 plies of king moves, the root seen 8 times; no
@@ -407,8 +408,8 @@ TEST_CASE("a win is scored by its exact distance, with one thread or two", "[sea
         const char* fen;
         int plies;
     };
-    const Row rows[] = {{"W:WK42:B22", 7},   {"W:W10:BK46", 3},   {"W:WK7,K30:B45", 9},
-                        {"W:W6,7:BK45", 7},  {"W:WK2,6:BK50", 9}, {"W:WK1,K7:BK50", 7},
+    const Row rows[] = {{"W:WK42:B22", 7},    {"W:W10:BK46", 3},   {"W:WK7,K30:B45", 9},
+                        {"W:W6,7:BK45", 7},   {"W:WK2,6:BK50", 9}, {"W:WK1,K7:BK50", 7},
                         {"W:WK26:B23,K42", 9}};
     for (const Row& r : rows) {
         INFO(r.fen);

@@ -1,10 +1,10 @@
 // The exact solver: published win lengths, proven lines, and results the table cannot change.
-#include <catch2/catch.hpp>
+#include "search/solve.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "notation.hpp"
-#include "search/solve.hpp"
 
 using namespace dambit;
 using namespace dambit::search;
@@ -22,6 +22,7 @@ struct Row {
 // Halbersma's dctl tests (test/src/algo/search/egdb/international.cpp); /work/shared/
 // solve-reference.md. White to move wins; `plies` is the ply after which Black is first without
 // a legal move. Game-theoretic values: no move-count draw rules.
+// clang-format off
 const Row kRows[] = {
     {"1010", "W:W33:B2", 17, false},
     {"0110", "W:WK42:B22", 7, false},
@@ -66,6 +67,7 @@ const Row kRows[] = {
     {"0103", "W:WK49:BK23,K43,K46", 3, false},
     {"D&G", "W:W23:B5,6", 29, false},
 };
+// clang-format on
 
 // The line must be legal, alternate as claimed, and leave the loser without a move exactly at its
 // end (and not before).
@@ -109,7 +111,8 @@ TEST_CASE("solve reproduces the published longest wins (slow rows)", "[solve][sl
     check_rows(true);
 }
 
-TEST_CASE("after the winner's first move the loser's position is a loss one ply shorter", "[solve]") {
+TEST_CASE("after the winner's first move the loser's position is a loss one ply shorter",
+          "[solve]") {
     // 0110: W:WK42:B22, win in 7. Whatever White's best first move is, Black then loses in 6.
     SolveOptions o;
     o.hash_megabytes = 4;

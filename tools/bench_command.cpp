@@ -17,7 +17,7 @@ constexpr const char* kHelp =
     "is the signature of the search's behaviour.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
-    "  --depth N          search depth (default 11 on 8x8, 9 on 10x10)\n"
+    "  --depth N          search depth (default 13 on 8x8, 11 on 10x10)\n"
     "  --threads T        search threads (default 1; more than one is not deterministic)\n"
     "  --hash MB          transposition table size (default 16)\n"
     "  --verbose          also print the node count of each position\n";
@@ -35,7 +35,7 @@ int bench_command(int argc, char** argv) {
     const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
     const bool verbose = args.has("verbose");
     return with_variant(v, [&]<class R>(std::type_identity<R>) {
-        const int depth = int(args.get_int("depth", R::Geometry::kSize == 8 ? 11 : 9, 1, 100));
+        const int depth = int(args.get_int("depth", R::Geometry::kSize == 8 ? 13 : 11, 1, 100));
         const auto positions = search::bench_positions(v);
         const auto r = search::run_bench<R>(v, depth, threads, hash, [&](int i, std::uint64_t n) {
             if (verbose)
@@ -45,8 +45,9 @@ int bench_command(int argc, char** argv) {
         std::printf("variant %s, %d positions, depth %d, %d thread%s\n",
                     std::string(variant_name(v)).c_str(), r.positions, depth, threads,
                     threads == 1 ? "" : "s");
-        std::printf("nodes %llu\ntime %.3f s\nnodes/s %.0f\n", static_cast<unsigned long long>(r.nodes),
-                    r.seconds, r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0);
+        std::printf("nodes %llu\ntime %.3f s\nnodes/s %.0f\n",
+                    static_cast<unsigned long long>(r.nodes), r.seconds,
+                    r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0);
         return 0;
     });
 }

@@ -15,23 +15,24 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
-    "                     [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
+    "         [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
     "\n"
-    "Searches the position (after the moves, if given) and prints one line per completed iteration,\n"
-    "then the best move. Scores are for the side to move in hundredths of a man; a proven result is\n"
-    "shown as 'win N' or 'loss N', N being the ply after which the losing side has no legal move.\n"
-    "Without a limit the search runs for 3 seconds.\n"
+    "Searches the position (after the moves, if given) and prints one line per completed\n"
+    "iteration, then the best move. Scores are for the side to move in hundredths of a man;\n"
+    "a proven result is shown as 'win N' or 'loss N', N being the ply after which the losing\n"
+    "side has no legal move. Without a limit the search runs for 3 seconds.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
     "  --fen FEN          position (default: the variant's start position)\n"
-    "  --moves \"...\"      moves played from that position first (for repetitions and draw rules)\n"
+    "  --moves \"...\"      moves played from that position first (repetitions, draw rules)\n"
     "  --depth N          iterations up to depth N (1..100)\n"
     "  --nodes N          stop after about N nodes\n"
     "  --movetime MS      search this many milliseconds\n"
     "  --threads T        search threads sharing the table (default 1)\n"
     "  --hash MB          transposition table size (default 64)\n"
-    "  --json             one object per iteration {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\n"
-    "                     \"time\",\"pv\"} and a final {\"bestmove\":M}\n";
+    "  --json             one object per iteration\n"
+    "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
+    "                     and a final {\"bestmove\":M}\n";
 
 template <class R>
 std::string score_text(search::Score s) {
@@ -58,8 +59,10 @@ int run(const cli::Args& args) {
     search::Limits limits;
     int given = 0;
     if (args.has("depth")) limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
-    if (args.has("nodes")) limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
-    if (args.has("movetime")) limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
+    if (args.has("nodes"))
+        limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
+    if (args.has("movetime"))
+        limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
     if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
     if (given == 0) limits.movetime_ms = 3000;
     const int threads = int(args.get_int("threads", 1, 1, 256));
@@ -82,8 +85,8 @@ int run(const cli::Args& args) {
         } else {
             std::string line;
             for (const auto& m : pv) line += " " + m;
-            std::printf("depth %d seldepth %d score %s nodes %llu nps %llu time %lld pv%s\n", it.depth,
-                        it.seldepth, score_text<R>(it.score).c_str(),
+            std::printf("depth %d seldepth %d score %s nodes %llu nps %llu time %lld pv%s\n",
+                        it.depth, it.seldepth, score_text<R>(it.score).c_str(),
                         static_cast<unsigned long long>(it.nodes),
                         static_cast<unsigned long long>(it.nps), static_cast<long long>(it.time_ms),
                         line.c_str());
@@ -107,13 +110,15 @@ int run(const cli::Args& args) {
 }  // namespace
 
 int search_command(int argc, char** argv) {
-    const cli::Args args(argc, argv, {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash"},
-                         {"json", "help"});
+    const cli::Args args(
+        argc, argv, {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash"},
+        {"json", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+    return with_variant(args.variant(),
+                        [&]<class R>(std::type_identity<R>) { return run<R>(args); });
 }
 
 }  // namespace dambit

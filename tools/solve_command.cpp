@@ -15,12 +15,12 @@ namespace dambit {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N] [--max-seconds S]\n"
-    "                    [--draw-rules] [--hash MB]\n"
+    "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
+    "                    [--max-seconds S] [--draw-rules] [--hash MB]\n"
     "\n"
     "Proves a forced result for the side to move and prints one of\n"
-    "  win in N plies: LINE    the shortest forced win; the opponent is first left without a legal\n"
-    "                          move after ply N; LINE is best play by both sides\n"
+    "  win in N plies: LINE    the shortest forced win; the opponent is first left without\n"
+    "                          a legal move after ply N; LINE is best play by both sides\n"
     "  loss in N plies: LINE   every move loses; LINE is the longest resistance\n"
     "  no forced result within the limits\n"
     "followed by the node count and the time. A result is printed only when proven.\n"
@@ -28,20 +28,24 @@ constexpr const char* kHelp =
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
     "  --fen FEN          the position\n"
     "  --file FILE        one FEN per line, optionally a tab and the expected result ('win N' or\n"
-    "                     'loss N'; 'win in N plies' also accepted); prints one line per position and\n"
-    "                     a summary: solved, wrong, unsolved, time. Exit status 1 if any is wrong\n"
+    "                     'loss N'; 'win in N plies' also accepted); prints one line per\n"
+    "                     position and a summary: solved, wrong, unsolved, time. Exit status 1\n"
+    "                     if any is wrong\n"
     "  --max-plies N      longest result looked for (default 120, at most 250)\n"
     "  --max-seconds S    time limit per position (default 60; 0 = none)\n"
-    "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are off and\n"
-    "                     the values are game-theoretic, as endgame tables store them\n"
+    "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are\n"
+    "                     off and the values are game-theoretic, as endgame tables store them\n"
     "  --hash MB          proof table size (default 256)\n";
 
 template <class G>
 std::string outcome_text(const search::Proof<G>& p) {
     switch (p.outcome) {
-        case search::Outcome::kForcedWin: return "win in " + std::to_string(p.plies) + " plies";
-        case search::Outcome::kForcedLoss: return "loss in " + std::to_string(p.plies) + " plies";
-        case search::Outcome::kUnknown: break;
+        case search::Outcome::kForcedWin:
+            return "win in " + std::to_string(p.plies) + " plies";
+        case search::Outcome::kForcedLoss:
+            return "loss in " + std::to_string(p.plies) + " plies";
+        case search::Outcome::kUnknown:
+            break;
     }
     return "no forced result within the limits";
 }
@@ -133,7 +137,8 @@ int solve_command(int argc, char** argv) {
         return 0;
     }
     if (args.has("fen") == args.has("file")) throw cli::UsageError("give one of --fen and --file");
-    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+    return with_variant(args.variant(),
+                        [&]<class R>(std::type_identity<R>) { return run<R>(args); });
 }
 
 }  // namespace dambit

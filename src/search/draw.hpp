@@ -8,18 +8,19 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "bits.hpp"
 #include "position.hpp"
 
 namespace dambit::search {
 
 struct DrawCounters {
-    std::uint16_t kings_only = 0;   // plies since a man moved or a piece was taken
+    std::uint16_t kings_only = 0;     // plies since a man moved or a piece was taken
     std::uint16_t same_material = 0;  // plies since a piece was taken or a man promoted
 
-    // The counters after `m` is played in `p`.
+    // The counters after `m` is played in `p` (the move alone decides; the position is there for
+    // overload resolution against the position-pair form below).
     template <class R>
-    DrawCounters after(const Position<R>& p, const Move<typename R::Geometry>& m) const {
-        (void)p;
+    DrawCounters after(const Position<R>&, const Move<typename R::Geometry>& m) const {
         DrawCounters d = *this;
         d.kings_only = m.is_capture() || !m.king_moves() ? 0 : std::uint16_t(kings_only + 1);
         d.same_material = m.is_capture() || m.promotes() ? 0 : std::uint16_t(same_material + 1);
@@ -34,9 +35,8 @@ struct DrawCounters {
         const auto men_before = a.pieces[mover] & ~a.kings, men_after = b.pieces[mover] & ~b.kings;
         const bool capture = b.pieces[1 - mover] != a.pieces[1 - mover];
         const bool man_moved = men_before != men_after;
-        const bool promoted = (b.kings & b.pieces[mover]) != (a.kings & a.pieces[mover]) &&
-                              std::popcount(b.kings & b.pieces[mover]) >
-                                  std::popcount(a.kings & a.pieces[mover]);
+        const bool promoted =
+            popcount(b.kings & b.pieces[mover]) > popcount(a.kings & a.pieces[mover]);
         DrawCounters d = *this;
         d.kings_only = capture || man_moved ? 0 : std::uint16_t(kings_only + 1);
         d.same_material = capture || promoted ? 0 : std::uint16_t(same_material + 1);
@@ -52,8 +52,8 @@ bool drawn_by_counters(const Position<R>& p, const DrawCounters& c) {
     if constexpr (std::is_same_v<R, Russian>) {
         // Kodeks: 15 moves of each side with only kings moving.
         if (c.kings_only >= 30) return true;
-        const auto wk = std::popcount(p.pieces[0] & p.kings), bk = std::popcount(p.pieces[1] & p.kings);
-        const auto w = std::popcount(p.pieces[0]), b = std::popcount(p.pieces[1]);
+        const auto wk = popcount(p.pieces[0] & p.kings), bk = popcount(p.pieces[1] & p.kings);
+        const auto w = popcount(p.pieces[0]), b = popcount(p.pieces[1]);
         // Three or more kings against a lone king: 15 moves.
         if (((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1)) &&
             c.same_material >= 30)
@@ -71,10 +71,9 @@ bool drawn_by_counters(const Position<R>& p, const DrawCounters& c) {
         // A lone king against three pieces with a king: 16 moves; against two: 5 moves.
         for (int lone = 0; lone < 2; ++lone) {
             const auto weak = p.pieces[lone], strong = p.pieces[1 - lone];
-            if (std::popcount(weak) != 1 || !(weak & p.kings) || !(strong & p.kings)) continue;
-            const int n = std::popcount(strong);
-            if ((n == 3 && c.same_material >= 32) || (n == 2 && c.same_material >= 10))
-                return true;
+            if (popcount(weak) != 1 || !(weak & p.kings) || !(strong & p.kings)) continue;
+            const int n = popcount(strong);
+            if ((n == 3 && c.same_material >= 32) || (n == 2 && c.same_material >= 10)) return true;
         }
         return false;
     } else {

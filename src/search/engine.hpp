@@ -29,6 +29,7 @@ public:
 
     explicit Engine(std::size_t hash_megabytes = 16, int threads = 1)
         : table_(hash_megabytes), eval_(std::make_shared<HandEvaluator<R>>()) {
+        shared_.tuning = Tuning::defaults_for<R>();
         set_threads(threads);
     }
 

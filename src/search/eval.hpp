@@ -67,7 +67,8 @@ struct EvalTables {
     }
     // The centre: d4, f4, c5, e5 on 8x8; squares 22-24 and 27-29 on 10x10.
     static constexpr B kCentre = mask_where([](int f, int r) {
-        return N == 8 ? (f >= 2 && f <= 5 && r >= 3 && r <= 4) : (f >= 2 && f <= 7 && r >= 4 && r <= 5);
+        return N == 8 ? (f >= 2 && f <= 5 && r >= 3 && r <= 4)
+                      : (f >= 2 && f <= 7 && r >= 4 && r <= 5);
     });
     static constexpr B kLeftWing = mask_where([](int f, int) { return f < N / 2; });
     static constexpr B kLongDiagonal = mask_where([](int f, int r) { return f == r; });
@@ -105,11 +106,12 @@ public:
             });
             s += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
             s += kW.centre * popcount(B(men[c] & T::kCentre));
-            const int wing = std::abs(popcount(B(men[c] & T::kLeftWing)) -
-                                      popcount(B(men[c] & ~T::kLeftWing)));
+            const int wing =
+                std::abs(popcount(B(men[c] & T::kLeftWing)) - popcount(B(men[c] & ~T::kLeftWing)));
             if (wing > 1) s -= kW.flank_imbalance * (wing - 1);
             if (them_no_king)
-                s += kW.back_rank * std::min(popcount(B(men[c] & T::kBackRank[c])), kW.back_rank_max);
+                s += kW.back_rank *
+                     std::min(popcount(B(men[c] & T::kBackRank[c])), kW.back_rank_max);
             if (kings[c]) {
                 s += kW.long_diagonal * popcount(B(kings[c] & T::kLongDiagonal));
                 s += kW.king_mobility * king_reach(kings[c], empty);
@@ -123,8 +125,7 @@ public:
 
     // Known drawn endings: 16 = no knowledge, less = the weaker side is known to hold.
     static int draw_scale(const Position<R>& p) {
-        const B men = p.pieces[0] & ~p.kings;
-        const B all_men = men | (p.pieces[1] & ~p.kings);
+        const B all_men = p.occupied() & ~p.kings;
         for (int weak = 0; weak < 2; ++weak) {
             const B w = p.pieces[weak], s = p.pieces[1 - weak];
             const int nw = popcount(w), ns = popcount(s);
@@ -145,7 +146,6 @@ public:
                 if (!all_men && ns <= nw + 1 && nw >= 2) return kW.draw_scale;
             }
         }
-        (void)men;
         return 16;
     }
 

@@ -39,7 +39,8 @@ namespace weights_detail {
 // Ending: every rank nearer the crown counts, the race to promote decides most endings.
 inline constexpr std::array<int, 10> kAdvanceOpening8 = {0, 2, 4, 6, 6, 4, 8, 0, 0, 0};
 inline constexpr std::array<int, 10> kAdvanceEnding8 = {0, 4, 8, 14, 20, 28, 40, 0, 0, 0};
-// Runaway bonus by plies to promotion 1..7 (index = plies): worth most of a king when about to crown.
+// Runaway bonus by plies to promotion 1..7 (index = plies): worth most of a king when about to
+// crown.
 inline constexpr std::array<int, 10> kRunaway8 = {0, 120, 100, 80, 60, 45, 30, 20, 0, 0};
 
 // The same on 10x10 (ranks 0..8).

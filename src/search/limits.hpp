@@ -15,8 +15,8 @@ struct Limits {
     std::int64_t movetime_ms = 0;  // exactly this long, 0 = no limit
     std::int64_t time_ms = 0;      // the clock of the side to move, 0 = no clock
     std::int64_t increment_ms = 0;
-    int moves_to_go = 0;           // moves until the next time control, 0 = sudden death
-    bool infinite = false;         // search until Engine::stop()
+    int moves_to_go = 0;    // moves until the next time control, 0 = sudden death
+    bool infinite = false;  // search until Engine::stop()
 };
 
 // A report after each completed iteration.

@@ -11,7 +11,8 @@ namespace dambit::search {
 // Long move text of each move of `line`, played from `p`. Stops at the first move that is not legal
 // (which never happens for a line the search returned).
 template <class R>
-std::vector<std::string> line_text(Position<R> p, const std::vector<Move<typename R::Geometry>>& line) {
+std::vector<std::string> line_text(Position<R> p,
+                                   const std::vector<Move<typename R::Geometry>>& line) {
     using G = typename R::Geometry;
     std::vector<std::string> out;
     FixedList<PathMove<G>, kMaxMoves> list;

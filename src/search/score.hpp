@@ -18,14 +18,26 @@ inline constexpr Score kWin = 31000;
 inline constexpr Score kWinBound = kWin - 2 * kMaxPly;
 inline constexpr Score kDraw = 0;
 
-constexpr Score win_in(int ply) { return kWin - ply; }
-constexpr Score loss_in(int ply) { return -kWin + ply; }
-constexpr bool is_win(Score s) { return s >= kWinBound; }
-constexpr bool is_loss(Score s) { return s <= -kWinBound; }
-constexpr bool is_decisive(Score s) { return is_win(s) || is_loss(s); }
+constexpr Score win_in(int ply) {
+    return kWin - ply;
+}
+constexpr Score loss_in(int ply) {
+    return -kWin + ply;
+}
+constexpr bool is_win(Score s) {
+    return s >= kWinBound;
+}
+constexpr bool is_loss(Score s) {
+    return s <= -kWinBound;
+}
+constexpr bool is_decisive(Score s) {
+    return is_win(s) || is_loss(s);
+}
 // For a decisive score: the ply, counted from where the score is seen, after which the losing
 // side is first left without a legal move.
-constexpr int plies_to_end(Score s) { return kWin - std::abs(s); }
+constexpr int plies_to_end(Score s) {
+    return kWin - std::abs(s);
+}
 
 // The transposition table stores a win as a distance from the node, not from the root, so that the
 // entry stays true wherever the position recurs (at another ply of another search).

@@ -28,8 +28,18 @@ using Clock = std::chrono::steady_clock;
 // Switches for the parts of the search whose worth is measured rather than assumed (see the
 // search section of the README for the measurements).
 struct Tuning {
+    // Self-play with and without: a gain in Russian and International.
     bool late_move_reductions = true;
-    bool threat_extension = true;  // one more ply at the horizon when the opponent threatens to take
+    // One more ply at the horizon when the opponent threatens to take: a gain in Russian, none
+    // measured in International, so on for the 8x8 variants only (see defaults_for).
+    bool threat_extension = true;
+
+    template <class R>
+    static Tuning defaults_for() {
+        Tuning t;
+        t.threat_extension = R::Geometry::kSize == 8;
+        return t;
+    }
 };
 
 template <class R>
@@ -72,7 +82,8 @@ public:
         for (auto& k : killers_) k[0] = k[1] = M{};
     }
 
-    // Iterative deepening from `root`; the main worker (id 0) also reports and decides when to stop.
+    // Iterative deepening from `root`; the main worker (id 0) also reports and decides when to
+    // stop.
     template <class Report>
     void run(const Position<R>& root, Report&& report);
 
@@ -82,8 +93,7 @@ public:
 private:
     struct RootMove {
         M move;
-        Score score = -kInfinite;
-        Score previous = -kInfinite;
+        Score score = -kInfinite;  // this iteration's score if it raised alpha, else -infinite
     };
 
     Score root_search(const Position<R>& root, int depth, Score alpha, Score beta);
@@ -100,8 +110,9 @@ private:
     Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
-    void order(const Position<R>& p, int ply, std::uint16_t table_move, MoveList<G>& list,
-               int* keys, int* index) const;
+    void score_moves(const Position<R>& p, int ply, std::uint16_t table_move,
+                     const MoveList<G>& list, int* keys, int* index) const;
+    static void pick(MoveList<G>& list, int* keys, int* index, int i);
     void update_pv(int ply, const M& m) {
         pv_[ply][ply] = m;
         for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
@@ -130,8 +141,10 @@ private:
     std::size_t base_ = 0;             // index of the root in keys_
     std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxPly + 1);
     // Per ply: sort keys and the generation-order index of each sorted move.
-    std::vector<std::array<int, kMaxMoves>> sort_keys_ = std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
-    std::vector<std::array<int, kMaxMoves>> index_ = std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
+    std::vector<std::array<int, kMaxMoves>> sort_keys_ =
+        std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
+    std::vector<std::array<int, kMaxMoves>> index_ =
+        std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
     std::array<std::array<M, 2>, kMaxPly + 1> killers_{};
     std::array<std::array<std::array<int, G::kBits>, G::kBits>, 2> history_{};
     std::array<std::array<M, kMaxPly + 1>, kMaxPly + 1> pv_{};
@@ -177,8 +190,8 @@ bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) con
 }
 
 template <class R>
-void Worker<R>::order(const Position<R>& p, int ply, std::uint16_t table_move, MoveList<G>& list,
-                      int* keys, int* index) const {
+void Worker<R>::score_moves(const Position<R>& p, int ply, std::uint16_t table_move,
+                            const MoveList<G>& list, int* keys, int* index) const {
     const int side = int(p.side);
     for (int i = 0; i < list.size(); ++i) {
         const M& m = list[i];
@@ -201,21 +214,27 @@ void Worker<R>::order(const Position<R>& p, int ply, std::uint16_t table_move, M
         keys[i] = k;
         index[i] = i;
     }
-    // Insertion sort, best first (stable: equal keys keep generation order); lists are short.
-    for (int i = 1; i < list.size(); ++i) {
-        const M m = list[i];
-        const int k = keys[i], x = index[i];
-        int j = i - 1;
-        while (j >= 0 && keys[j] < k) {
-            list[j + 1] = list[j];
-            keys[j + 1] = keys[j];
-            index[j + 1] = index[j];
-            --j;
-        }
-        list[j + 1] = m;
-        keys[j + 1] = k;
-        index[j + 1] = x;
+}
+
+// Brings the best of moves i.. to place i, the others keeping their order (equal keys stay in
+// generation order). Picking one move at a time costs nothing for the moves a cut-off never
+// reaches, which is most of them.
+template <class R>
+void Worker<R>::pick(MoveList<G>& list, int* keys, int* index, int i) {
+    int best = i;
+    for (int j = i + 1; j < list.size(); ++j)
+        if (keys[j] > keys[best]) best = j;
+    if (best == i) return;
+    const M m = list[best];
+    const int k = keys[best], x = index[best];
+    for (int j = best; j > i; --j) {
+        list[j] = list[j - 1];
+        keys[j] = keys[j - 1];
+        index[j] = index[j - 1];
     }
+    list[i] = m;
+    keys[i] = k;
+    index[i] = x;
 }
 
 // A quiet move that caused a cut-off becomes a killer and gains history; the quiet moves tried
@@ -292,7 +311,8 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     keys_[base_ + ply] = key;
     if (repeated(ply, key, dc)) return kDraw;
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
-    if (ply >= kMaxPly - 1) return has_capture(p) ? qsearch(p, ply, alpha, beta) : s_.eval->evaluate(p);
+    if (ply >= kMaxPly - 1)
+        return has_capture(p) ? qsearch(p, ply, alpha, beta) : s_.eval->evaluate(p);
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
     const Score alpha0 = alpha;
@@ -319,15 +339,17 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     const int extension = list.size() == 1 && ply < 2 * root_depth_ ? 1 : 0;
 
     // Step 8. Order: table move, captures, promotions, killers, history. The table's move code is
-    // the index in generation order, so it is matched before sorting.
+    // the index in generation order, so it is matched before any move is picked.
     int* const index = index_[ply].data();
-    order(p, ply, hit ? entry.move : 0, list, sort_keys_[ply].data(), index);
+    int* const keys = sort_keys_[ply].data();
+    score_moves(p, ply, hit ? entry.move : 0, list, keys, index);
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
     Score best = -kInfinite;
     int best_index = -1;
     int searched = 0;
     for (int i = 0; i < list.size(); ++i) {
+        pick(list, keys, index, i);
         const M m = list[i];
         const Position<R> child = p.play(m);
         const DrawCounters cdc = dc.after(p, m);
@@ -368,7 +390,9 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     TableData d;
     d.score = std::int16_t(to_table(best, ply));
     d.depth = std::uint8_t(std::min(depth, 255));
-    d.bound = best >= beta ? Bound::kLower : best > alpha0 && best_index >= 0 ? Bound::kExact : Bound::kUpper;
+    d.bound = best >= beta                       ? Bound::kLower
+              : best > alpha0 && best_index >= 0 ? Bound::kExact
+                                                 : Bound::kUpper;
     if (best_index >= 0) d.move = code(index[best_index], list[best_index]);
     s_.table->store(key, d);
     return best;
@@ -437,7 +461,8 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     }
     TableData entry;
     const bool hit = s_.table->probe(keys_[base_], entry);
-    order(root, 0, hit ? entry.move : 0, list, sort_keys_[0].data(), index_[0].data());
+    score_moves(root, 0, hit ? entry.move : 0, list, sort_keys_[0].data(), index_[0].data());
+    for (int i = 0; i < list.size(); ++i) pick(list, sort_keys_[0].data(), index_[0].data(), i);
     root_moves_.clear();
     for (const M& m : list) root_moves_.push_back({m});
     result_.has_move = true;
@@ -447,8 +472,8 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     const Limits& lim = s_.limits;
     const bool timed = lim.movetime_ms || lim.time_ms || lim.nodes;
     Score previous = 0;
-    // Helper threads start one ply deeper every other thread, so that they are not all busy with the
-    // same iteration as the main thread.
+    // Helper threads start one ply deeper every other thread, so that they are not all busy with
+    // the same iteration as the main thread.
     for (int depth = 1 + (id_ % 2); depth < kMaxPly - 8; ++depth) {
         if (lim.depth && depth > lim.depth) break;
         root_depth_ = depth;

@@ -43,7 +43,7 @@ struct SolveOptions {
     double max_seconds = 0;   // 0 = no time limit
     bool draw_rules = false;  // apply the move-count draw rules of RULES.md §5
     std::size_t hash_megabytes = 64;
-    bool use_table = true;    // false: no table (for tests that the table changes nothing)
+    bool use_table = true;  // false: no table (for tests that the table changes nothing)
 };
 
 // The bounds the solver keeps per position.
@@ -52,13 +52,13 @@ public:
     static constexpr std::uint8_t kUnknown = 255;
     struct Entry {
         std::uint64_t key = 0;
-        std::uint8_t no_win = 0;          // win(p, n) is false for every n <= no_win
-        std::uint8_t win = kUnknown;      // win(p, n) is true for every n >= win
-        std::uint8_t no_loss = 0;         // lose(p, n) is false for every n <= no_loss
-        std::uint8_t loss = kUnknown;     // lose(p, n) is true for every n >= loss
-        std::uint8_t win_move = 0;        // 1 + index of the move that proved `win` (0: none)
-        std::uint8_t hold_move = 0;       // 1 + index of a move that refuted lose(p, no_loss)
-        std::uint16_t used = 0;           // 0 = empty; else 1 + the larger bound, for replacement
+        std::uint8_t no_win = 0;       // win(p, n) is false for every n <= no_win
+        std::uint8_t win = kUnknown;   // win(p, n) is true for every n >= win
+        std::uint8_t no_loss = 0;      // lose(p, n) is false for every n <= no_loss
+        std::uint8_t loss = kUnknown;  // lose(p, n) is true for every n >= loss
+        std::uint8_t win_move = 0;     // 1 + index of the move that proved `win` (0: none)
+        std::uint8_t hold_move = 0;    // 1 + index of a move that refuted lose(p, no_loss)
+        std::uint16_t used = 0;        // 0 = empty; else 1 + the larger bound, for replacement
     };
     static_assert(sizeof(Entry) == 16);
 
@@ -147,9 +147,7 @@ private:
         start_ = Clock::now();
         aborted_ = false;
     }
-    double elapsed() const {
-        return std::chrono::duration<double>(Clock::now() - start_).count();
-    }
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
     void count_node() {
         if ((++nodes_ & 4095) == 0 && opt_.max_seconds > 0 && elapsed() > opt_.max_seconds)
             aborted_ = true;
@@ -161,7 +159,9 @@ private:
             k ^= (std::uint64_t(dc.kings_only) << 16 | dc.same_material) * 0x9E3779B97F4A7C15ull;
         return k;
     }
-    const Entry* find(std::uint64_t key) const { return opt_.use_table ? table_.find(key) : nullptr; }
+    const Entry* find(std::uint64_t key) const {
+        return opt_.use_table ? table_.find(key) : nullptr;
+    }
 
     static std::uint8_t hint_of(int move_index) {
         return std::uint8_t(move_index < 254 ? move_index + 1 : 0);
@@ -320,7 +320,8 @@ private:
         return true;
     }
 
-    static void sort_by_keys(int n, std::array<int, kMaxMoves>& keys, std::array<int, kMaxMoves>& index) {
+    static void sort_by_keys(int n, std::array<int, kMaxMoves>& keys,
+                             std::array<int, kMaxMoves>& index) {
         for (int i = 1; i < n; ++i) {
             const int k = keys[i], x = index[i];
             int j = i - 1;

@@ -9,7 +9,9 @@ namespace {
 constexpr auto kRelaxed = std::memory_order_relaxed;
 }
 
-TranspositionTable::TranspositionTable(std::size_t megabytes) { resize(megabytes); }
+TranspositionTable::TranspositionTable(std::size_t megabytes) {
+    resize(megabytes);
+}
 
 void TranspositionTable::resize(std::size_t megabytes) {
     const std::size_t bytes = megabytes * (std::size_t(1) << 20);

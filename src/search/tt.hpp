@@ -1,5 +1,5 @@
-// The transposition table of the search: 16-byte entries in 64-byte buckets, shared lock-free by all
-// search threads.
+// The transposition table of the search: 16-byte entries in 64-byte buckets, shared lock-free by
+// all search threads.
 #pragma once
 
 #include <atomic>
