@@ -438,6 +438,65 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
     return !kings_capture && single_jumps_only<R, Us>(land, p.pieces[int(~Us)], p.empty());
 }
 
+// Counts the men's captures without a search when none is longer than two jumps and no king of
+// ours can capture; returns -1 when a longer capture, or a man crowned in the middle of a capture
+// who goes on as a king, needs the search. `land` is first_jumps, `them` the opponent's pieces,
+// `empty` the free squares.
+//
+// Set-wise: a bit in lane d1 of `land` is one (man, direction) jump, and a bit in lane d2 of the
+// second jumps from that lane is one two-jump path (the landing square and the two directions
+// give back the man). Nothing depends on the path taken: a second jump cannot take the first
+// victim again other than by jumping straight back, which lands on the man's start square, still
+// occupied here; a third jump can neither land on the start square (three diagonal jumps never
+// add up to zero) nor take an earlier victim other than by jumping straight back, which is masked
+// out. Two jumps never make a duplicate (kMinDuplicateCaptures), so both conventions agree.
+template <class R, Color Us>
+int count_short_captures(const Lanes<typename R::Geometry::Bitboard>& land,
+                         typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard empty) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    using S = Side<R, Us>;
+    const B ends = land[0] | land[1] | land[2] | land[3];
+    L go_on = land;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        if (ends & S::kPromotion) return -1;  // it would go on as a king
+    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
+        go_on &= L::broadcast(B(~S::kPromotion));
+    }
+    const L lthem = L::broadcast(them), lempty = L::broadcast(empty);
+    auto seconds = [&](B from) {
+        return G::step4(G::step4(L::broadcast(from) & S::kManCapture) & lthem) & lempty;
+    };
+    const L all = seconds(go_on[0] | go_on[1] | go_on[2] | go_on[3]);  // lane d2: second landings
+    if (!all.any())
+        return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
+
+    // A third jump anywhere: leave it to the search. Lane d3 takes the second landings of every
+    // direction but the opposite one (jumping straight back over the second victim).
+    L from = all;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        if ((all[0] | all[1] | all[2] | all[3]) & S::kPromotion) return -1;
+    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
+        from &= L::broadcast(B(~S::kPromotion));
+    }
+    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
+    const L third_from(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
+    if ((G::step4(G::step4(third_from & S::kManCapture) & lthem) & lempty).any()) return -1;
+
+    // Free choice: a first jump with no second one is a whole move too.
+    int n = 0;
+    for (int d = 0; d < 4; ++d) {
+        const L x = seconds(go_on[d]);
+        n += popcount(x[0]) + popcount(x[1]) + popcount(x[2]) + popcount(x[3]);
+        if constexpr (R::kPrecedence != Precedence::kMostPieces) {
+            const L back = G::step4_back(G::step4_back(x));
+            n += popcount(B(land[d] & ~(back[0] | back[1] | back[2] | back[3])));
+        }
+    }
+    return n;
+}
+
 // The men that can capture, from their landing squares.
 template <class G>
 typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
@@ -481,8 +540,10 @@ int count_side(const Position<R>& p) {
     const auto land = first_jumps<R, Us>(p);
     const bool kings_capture = kings_can_capture<R, Us>(p);
     if (!land.any() && !kings_capture) return count_quiet<R, Us>(p);
-    if (single_jumps_only<R, Us>(p, land, kings_capture))
-        return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
+    if (!kings_capture) {
+        const int n = count_short_captures<R, Us>(land, p.pieces[int(~Us)], p.empty());
+        if (n >= 0) return n;
+    }
     CountSink<R, D> sink;
     generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
     return sink.count();

@@ -54,10 +54,19 @@ private:
 
 namespace detail {
 
-// Subtree counts differ by depth and by duplicate convention, so both go into the key.
-template <Duplicates D>
+// Subtree counts differ by variant (the 8x8 variants share their start position), by depth and by
+// duplicate convention, so all three go into the key.
+template <class R>
+constexpr std::uint64_t rules_salt() {
+    std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a of the variant's name
+    for (const char c : R::kName)
+        h = (h ^ std::uint64_t(static_cast<unsigned char>(c))) * 0x100000001B3ull;
+    return h;
+}
+template <class R, Duplicates D>
 std::uint64_t depth_salt(int depth) {
-    return 0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (D == Duplicates::kKeep ? 1 : 0));
+    return rules_salt<R>() ^
+           0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (D == Duplicates::kKeep ? 1 : 0));
 }
 
 // Perft at depth 2 with the side to move `Us`: the sum over our moves of the replies' counts.
@@ -98,9 +107,9 @@ std::uint64_t perft2_side(const Position<R>& p) {
                 if (!jumps.any()) {
                     n += std::uint64_t(popcount(B(G::template step<T::kLeft>(them) & free)) +
                                        popcount(B(G::template step<T::kRight>(them) & free)));
-                } else if (single_jumps_only<R, Them>(jumps, own, free)) {
-                    n += std::uint64_t(popcount(jumps[0]) + popcount(jumps[1]) +
-                                       popcount(jumps[2]) + popcount(jumps[3]));
+                } else if (const int k = count_short_captures<R, Them>(jumps, own, free);
+                           k >= 0) {
+                    n += std::uint64_t(k);
                 } else {
                     Move<G> m;
                     m.captured = victim;
@@ -132,9 +141,8 @@ std::uint64_t perft2_side(const Position<R>& p) {
         if (!jumps.any())
             return base + int((left & from) != 0) + int((right & from) != 0) -
                    int((left & to) != 0) - int((right & to) != 0);
-        if (single_jumps_only<R, Them>(jumps, us ^ ft, empty ^ ft))
-            return popcount(jumps[0]) + popcount(jumps[1]) + popcount(jumps[2]) +
-                   popcount(jumps[3]);
+        if (const int k = count_short_captures<R, Them>(jumps, us ^ ft, empty ^ ft); k >= 0)
+            return k;
         CountSink<R, D> sink;
         generate_captures<R, Them>(p.play(m), sink, jump_origins<G>(jumps));
         return sink.count();
@@ -208,7 +216,7 @@ std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
     std::uint64_t key = 0;
     if constexpr (UseHash) {
         if (depth >= 3) {
-            key = position_key(p) ^ depth_salt<D>(depth);
+            key = position_key(p) ^ depth_salt<R, D>(depth);
             std::uint64_t n;
             if (hash->probe(key, n)) return n;
         }

@@ -42,6 +42,7 @@ check no-depth 2 '^$' 'missing --depth' -- perft
 check unknown-sub 2 '^$' "unknown subcommand 'fly'" -- fly
 check help 0 'usage: dambit perft' '^$' -- perft --help
 check verify 0 'rows verified, 0 mismatches' '^$' -- perft --verify --max-seconds 2
+check verify-all-hash 0 'rows verified, 0 mismatches' '^$' -- perft --verify --variant all --hash 16 --max-seconds 4
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]
