@@ -43,6 +43,28 @@ check unknown-sub 2 '^$' "unknown subcommand 'fly'" -- fly
 check help 0 'usage: dambit perft' '^$' -- perft --help
 check verify 0 'rows verified, 0 mismatches' '^$' -- perft --verify --max-seconds 2
 check verify-all-hash 0 'rows verified, 0 mismatches' '^$' -- perft --verify --variant all --hash 16 --max-seconds 4
+# search, bench and solve. RULES.md §6: W:Wh6:Bg7,c5,d2 has one legal move, h6:f8:b4:e1, which takes
+# every black piece, so Black is left without a move: a win after ply 1.
+check search-json 0 '^\{"bestmove":"h6:f8:b4:e1"\}$' '^$' -- search --fen 'W:Wh6:Bg7,c5,d2' --depth 2 --json
+check search-json-iter 0 '^\{"depth":1,"seldepth":[0-9]+,"score":-?[0-9]+,"nodes":[0-9]+,"nps":[0-9]+,"time":[0-9]+,"pv":\["h6:f8:b4:e1"\]\}$' '^$' -- \
+  search --fen 'W:Wh6:Bg7,c5,d2' --depth 1 --json
+check search-text 0 '^bestmove h6:f8:b4:e1$' '^$' -- search --fen 'W:Wh6:Bg7,c5,d2' --depth 3
+check search-bad-fen 2 '^$' "'z9'" -- search --fen 'W:Wz9'
+check search-bad-move 2 '^$' "'a3-a4'" -- search --moves 'c3-d4 a3-a4' --depth 1
+check search-limits 2 '^$' '--depth' -- search --depth 0
+check bench-bad-depth 2 '^$' "'0' for --depth" -- bench --depth 0
+check bench-depth1 0 '^nodes [0-9]+$' '^$' -- bench --depth 1
+# White's man on a1 is blocked by b2, and c3 behind b2 is taken: no legal move, lost at once.
+check solve-no-move 0 '^loss in 0 plies$' '^$' -- solve --fen 'W:Wa1:Bb2,c3'
+# ../shared/solve-reference.md, slice 0110: W:WK42:B22 is won in 7 plies.
+check solve-intl 0 '^win in 7 plies: ' '^$' -- solve --variant international --fen 'W:WK42:B22'
+check solve-both 2 '^$' 'one of --fen and --file' -- solve --fen 'W:Wa1:Bb2,c3' --file x
+sfile=/tmp/dambit_cli_solve.$$
+printf '# comment\nW:WK42:B22\twin 7\nW:WK10:BK5\twin 5\n' >"$sfile"
+check solve-file-wrong 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --variant international --file "$sfile"
+printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
+check solve-file-bad-fen 2 '^W:WK42:B22' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"
+rm -f "$sfile"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]

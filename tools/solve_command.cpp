@@ -105,7 +105,14 @@ int run(const cli::Args& args) {
         if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
         const Expected want =
             parse_expected(tab == std::string::npos ? "" : row.substr(tab + 1), number);
-        const Position<R> p = parse_fen<R>(fen);
+        Position<R> p;
+        try {
+            p = parse_fen<R>(fen);
+        } catch (const ParseError& e) {
+            throw cli::UsageError("line " + std::to_string(number) + ": " + e.what());
+        }
+        // Each position from an empty table: its time is its own, whatever came before it.
+        solver.clear_table();
         const auto proof = solver.solve(p);
         total += proof.seconds;
         std::string verdict;

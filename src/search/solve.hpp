@@ -138,6 +138,8 @@ public:
     bool loses_within(const Position<R>& p, int n) { return reset(), lose(p, n & ~1, {}, 0); }
     bool aborted() const { return aborted_; }
     std::uint64_t nodes() const { return nodes_; }
+    // Forgets every proven bound, so that the next solve starts from nothing.
+    void clear_table() { table_.clear(); }
 
 private:
     using Clock = std::chrono::steady_clock;
