@@ -105,6 +105,52 @@ const Tactic kRussian[] = {
     {"B:Wg1,f2,e1,c7,a3:Bh4,g3,c3", "c3-d2"},
     {"B:Wd2,g1,f4,d4,f2:Bh8,g7,f6,d6", "f6-e5"},
     {"B:Wh4,a3,Kh8,f4,g3,d2:Bf8,e7,d8,e5,d4,d6", "f8-g7"},
+    // R11 (two sacrifices, three men back). White a1 b2 c3 h4; Black a5 e5 f6 g7, level. h4-g5!
+    // f6:h4 is Black's only capture and clears f6; then c3-b4! a5:c3 (again the only capture; the
+    // man stops on c3, b2 being backed by a1) and b2:d4:f6:h8 takes c3, e5 and g7 and crowns. The
+    // king catches the last man: h4-g3 Kh8-d4, then g3-f2 Kd4:g1, or g3-h2 Kd4-g1 and h2 has no
+    // move. Other moves: c3-b4 at once fails because f6 still backs e5 (a5:c3 b2:d4 e5:c3, Black
+    // a man up); c3-d4 e5:c3 b2:d4 is an even trade that spends the shot; b2-a3 gives up the long
+    // diagonal: e5-d4! c3:e5 f6:d4, and the d4 man goes through e3 and f2 to crown, out of reach
+    // of White's men.
+    {"W:Wa1,b2,c3,h4:Ba5,e5,f6,g7", "h4-g5"},
+    // R12 (king capture). White a3 c1 c5 e1 e3; Black king b8, men a7 b4 g7. c5-d6! The king's
+    // capture is Black's only one (b4 cannot take a3, which stands on the edge), and of its landing
+    // squares e5, f4, g3, h2 only f4 lets it go on, over e3; behind e3 only d2 is free (c1 is
+    // White's), and from d2 nothing more: Kb8:f4:d2. Then e1:c3:a5 takes the king and b4. Three
+    // men against a7 and g7 win: a7 cannot move without being taken (a7-b6 a5:c7), and the c1 man
+    // meets g7 on its way (e.g. g7-f6 c1-d2 f6-g5 d2-e3 g5-h4 e3-f4 h4-g3 f4:h2). Every other move
+    // loses a man: c5-b6 a7:c5, e3-f4 Kb8:h2, and the rest b4:d6 (a man captures backwards).
+    {"W:Wa3,c5,e3,c1,e1:BKb8,b4,g7,a7", "c5-d6"},
+    // R13 (crowning inside a capture, three men). White a3 c1 d6 h6; Black a7 b6 e3 f8 g7, a man up
+    // and e3 two steps from crowning. d6-e7! f8:d6 is the only capture and it empties f8: h6:f8
+    // crowns and goes on as a king down the f8-a3 diagonal over d6; it must land on c5 (from b4
+    // nothing follows) and takes e3 too: h6:f8:c5:g1 (or :f2) takes g7, d6 and e3. Black, to move
+    // with a7 and b6: b6-a5 c1-b2 and the next move loses a man (a5-b4 a3:c5, or a7-b6 Kg1:a7);
+    // b6-c5 Kg1:b6 a7:c5 gives the king back, but c1-b2 c5-d4 b2-c3! d4:b2 a3:c1 (or c5-b4
+    // a3:c5) leaves Black nothing. Other moves: d6-c7 b6:d8, two men down; c1-d2 e3:c1 crowns;
+    // c1-b2 and a3-b4 allow g7-f6, after which the shot is gone and Black stays a man up.
+    {"W:Wh6,d6,a3,c1:Bf8,g7,e3,a7,b6", "d6-e7"},
+    // R14 (Turkish strike: a man taken but not yet removed stops the capturing king, RULES.md §2).
+    // White king g3, men b4 b6 c5 e3; Black king h6, men d4 d8. Black threatens Kh6:d2:a5:c7:h2
+    // (e3, b4, b6 and the king) and d4:f2:h4 (e3 and the king). e3-f4! leaves the king's capture
+    // as Black's only one. Behind f4 it may land on e3, d2 or c1 and must take one that lets it go
+    // on: only d2 (over b4; from e3 the other diagonal is shut by d4, from c1 nothing). It goes on
+    // to a5, then over b6 to c7 (d8 is Black's). From c7 the diagonal runs d6, e5, f4, g3, h2: with
+    // f4 gone the king would take the king on g3, but f4 stays on the board until the move ends
+    // and may not be jumped twice, so the capture stops: Kh6:d2:a5:c7. Now g3:b8 takes the king;
+    // d4:b6 is forced and the king rounds up both men (e.g. Kb8-d6 b6-a5 Kd6-f8 d8-c7 Kf8-a3).
+    // Other moves: b4-a5, b6-a7, b6-c7 and c5-d6 allow d4:f2:h4; g3-e5 and g3-d6 lose the king to
+    // the king's capture; g3-h4, g3-e1, g3-f2 let it take three men (c5:e3 wins one back: kings
+    // and a man each); g3-c7 Kh6:d2:a5 takes two; after g3-h2 or g3-b8 the king's capture would
+    // be punished (h2:b8, b8:e5:a1), and g3-f4 shuts it out, but d4:f2 and f2 crowns next move.
+    {"W:We3,b4,b6,c5,Kg3:BKh6,d4,d8", "e3-f4"},
+    // R15 (men capture backwards). White a7 b6 d6; Black b8 d4 d8 f2, a man up, f2 about to crown.
+    // b6-c7! The only capture is d8:b6 (b8 cannot take: d6 stands behind c7), and the man stops on
+    // b6. Then a7:c5:e3:g1 takes b6, d4 and f2, every jump a backward one. d6 and g1 against b8:
+    // b8-c7 d6:b8, or b8-a7 d6-c7 a7-b6 c7:a5. The other two moves lose: d6-c7 b8:d6, two men
+    // down; d6-e7 d8:f6, and f2 crowns.
+    {"W:Wa7,b6,d6:Bb8,d8,d4,f2", "b6-c7"},
 };
 
 // Czech (RULES.md §3: men capture forwards only, a king capture takes precedence, a man that
@@ -126,6 +172,25 @@ const Tactic kCzech[] = {
     // C4, C5: C1 and C2 with the colours reversed (Black to move).
     {"B:Wb4,d4,f2,a3,a1:Bf8,e7,d6,b6", "d6-c5"},
     {"B:Wd2,g1,f4,d4,f2:Bh8,g7,f6,d6", "f6-e5"},
+    // C6 (king priority). White a1 b2 d2 e1 e3; Black king h8, men c5 c7 f8 h6. e3-d4! offers d4
+    // twice: with free choice Black would take c5:e3:c1 (two men and a crown; in Russian the new
+    // king even goes on to a3), but a king capture comes first, so Kh8:c3 is Black's only legal
+    // move: the king can land only on c3 (b2 is backed by a1) and takes nothing more from there
+    // (d2 is backed by e1). Then b2:d4:b6:d8 takes the king, c5 and c7 and is crowned on d8, where
+    // the move ends. Black loses a man at once: h6-g5 Kd8:h4; f8-e7 Kd8:f6; f8-g7 Kd8-h4 and
+    // g7-f6 Kh4:e7 or h6-g5 Kh4:f6:h8. Other moves: b2-c3 Kh8:b2 a1:c3 trades the king for a man
+    // (four men each); d2-c3 and b2-a3 spoil the trap (c3 is taken, or b2 no longer backed),
+    // e1-f2 takes away d2's support and e3-f4 threatens nothing: Black keeps a king and four men
+    // against five men.
+    {"W:We3,b2,a1,d2,e1:BKh8,c5,c7,h6,f8", "e3-d4"},
+    // C7 (two for one, crowning). White a5 c5 d4 e3; Black a7 c7 e7 f6. c5-b6! The only capture is
+    // a7:c5 (c7 could take only towards a5, which is White's), and the man stops on c5 (d4 is
+    // backed by e3). Then d4:b6:d8 takes c5 and c7 and is crowned on d8. The king wins a man at
+    // once whatever Black plays: e7-d6 Kd8:h4, f6-e5 Kd8:f6:a1 (two), f6-g5 Kd8:f6:h4 (two), and
+    // a king and two men against one man win. Other moves: d4-e5 f6:d4:f2 and c5-d6 c7:e5:c3
+    // lose two men, a5-b6 c7:a5 loses one, and e3-f4 takes away d4's support, after which the
+    // sacrifice no longer works (a7:c5 would go on over d4).
+    {"W:Wa5,c5,d4,e3:Ba7,c7,e7,f6", "c5-b6"},
 };
 
 // International (RULES.md §3: 10x10, men capture backwards, the capture taking the most pieces is
@@ -151,12 +216,31 @@ const Tactic kInternational[] = {
     // I4, I5: I1 and I2 with the colours reversed (Black to move, square n <-> 51-n).
     {"B:W22,23,34,27,37:B13,9,4,12", "13-18"},
     {"B:W43,50,34,33,44:B15,20,24,23", "24-29"},
+    // I6 (majority rule for the defender). White 32 37 46 47; Black 13 22 23 26 31, a man up.
+    // 32-28! Black may not answer 22x33 or 31x42, which take one man each: the majority rule leaves
+    // only 23x32x41, taking 28 and 37, and the man stops on 41 (46 and 47 have the edge behind
+    // them). Then 47x36x27x18x9 takes 41, 31, 22 and 13. 9 and 46 against 26: 26-31 (its only
+    // move) 9-3 crowns, and 31-36 3-14 36-41 46x37, or 31-37 3-20 and 37-41 46x37 or 37-42 20x47.
+    // Other moves: 47-41 and 46-41 let 31x42 take a man; after 47-42 nothing is left on 47 to take
+    // back (32-28 23x32x41 46x37 only) and Black stays a man up; 32-27 31x42 27x18x9 42-48 gives
+    // both sides a king.
+    {"W:W32,37,47,46:B22,23,31,26,13", "32-28"},
+    // I7 (a man passing the last row). White 28 29 33 39; Black 9 10 11 18 19, a man up. 28-23!
+    // The only capture is 19x28 (18 cannot take 23: 29 stands behind it), and the man stops on 28
+    // (33 is backed by 39). Then 33x22x13x4x15 takes 28, 18, 9 and 10: the man lands on 4, on the
+    // last row, in the middle of the capture, goes on as a man and ends on 15 uncrowned. Three men
+    // against 11: White crowns two moves later and the king catches the man (11-16 15-10 16-21
+    // 10-4 21-26 29-23 26-31 4x36). Other moves: 29-23 18x29x38 and 29-24 19x30 lose men; 28-22
+    // 18x27 29-23 19x28 33x22x31 is two for two and leaves Black a man up; 39-34 does nothing.
+    {"W:W28,33,29,39:B19,18,9,10,11", "28-23"},
 };
 
 }  // namespace
 
 TEST_CASE("search finds the only winning move: Russian", "[search][tactics]") {
-    for (const Tactic& t : kRussian) check_tactic<Russian>(t, 9, 12, false);
+    // 15 plies: in R14 the gain shows only after the king's capture, g3:b8 and d4:b6, and the
+    // king's win against two men (17 plies in all); 13 is the least depth that finds it today.
+    for (const Tactic& t : kRussian) check_tactic<Russian>(t, 15, 12, false);
 }
 
 TEST_CASE("search finds the only winning move: Czech", "[search][tactics]") {
