@@ -451,8 +451,9 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
 // add up to zero) nor take an earlier victim other than by jumping straight back, which is masked
 // out. Two jumps never make a duplicate (kMinDuplicateCaptures), so both conventions agree.
 template <class R, Color Us>
-int count_short_captures(const Lanes<typename R::Geometry::Bitboard>& land,
-                         typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard empty) {
+[[gnu::always_inline]] inline int count_short_captures(
+    const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
+    typename R::Geometry::Bitboard empty) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = Lanes<B>;
