@@ -1,16 +1,19 @@
-// dambit perft: leaf counts per depth, --divide per root move, --verify against the published tables.
+// dambit perft: leaf counts per depth, --divide per root move, --verify against published tables.
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "key.hpp"
 #include "notation.hpp"
 #include "perft.hpp"
 #include "tables.hpp"
@@ -20,7 +23,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dambit perft [--variant V] [--fen FEN] --depth N [--duplicates drop|keep] [--divide]\n"
-    "                    [--threads T] [--hash MB] [--json]\n"
+    "                    [--threads T] [--hash MB] [--json] [--checkpoint FILE]\n"
     "       dambit perft --verify [--variant V|all] [--max-seconds S] [--threads T] [--hash MB]\n"
     "\n"
     "Counts the leaf positions N plies from a position (bulk counting at the last ply) and prints\n"
@@ -35,6 +38,9 @@ constexpr const char* kHelp =
     "  --hash MB          shared table of subtree counts (default 0: none); never changes a count\n"
     "  --json             one object per line: {\"depth\":D,\"nodes\":N,\"seconds\":S}\n"
     "                     (with --divide also {\"move\":M,\"nodes\":N} per root move)\n"
+    "  --checkpoint FILE  record finished depths and subtrees (the positions two plies deep) in\n"
+    "                     FILE, replaced atomically at most once a second; run the same command\n"
+    "                     again after an interruption and it goes on where FILE left off\n"
     "  --verify           check every row of the published tables (perft/*.txt) of the variant\n"
     "                     (--variant all: every variant); rows past the time budget are skipped\n"
     "                     and said so; exit status 1 on any mismatch\n"
@@ -76,19 +82,161 @@ std::uint64_t sum(const std::vector<std::uint64_t>& v) {
     return n;
 }
 
+// What a checkpoint file holds: the run it belongs to, the depths finished, and the subtrees
+// finished at the depth under way. Text, one record per line:
+//   dambit-perft-checkpoint 1
+//   run <variant> <keep|drop> <FEN>
+//   depth <D> <nodes>                      a finished depth
+//   split <D> <subtrees> <key>             the depth under way and its cut (perft_split)
+//   subtree <k> <nodes>                    a finished subtree of that depth
+struct Checkpoint {
+    std::string path, run;
+    std::map<int, std::uint64_t> depths;
+    int split_depth = 0;
+    std::size_t subtrees = 0;
+    std::uint64_t split_key = 0;
+    std::map<std::size_t, std::uint64_t> done;
+    std::size_t resumed = 0;  // subtrees of the depth under way taken from the file
+    Clock::time_point last_write{};
+
+    // Reads `path` if it exists; a file of another run or a damaged one is an error, not ignored
+    // (it would be overwritten).
+    void load() {
+        std::ifstream in(path);
+        if (!in) return;
+        std::string line, word;
+        int number = 0;
+        auto bad = [&](const std::string& why) {
+            throw cli::UsageError("checkpoint '" + path + "' line " + std::to_string(number) +
+                                  ": " + why);
+        };
+        std::getline(in, line);
+        ++number;
+        if (line != "dambit-perft-checkpoint 1") bad("not a dambit perft checkpoint");
+        while (std::getline(in, line)) {
+            ++number;
+            std::istringstream f(line);
+            f >> word;
+            if (word == "run") {
+                std::string rest;
+                std::getline(f >> std::ws, rest);
+                if (rest != run)
+                    bad("it belongs to another run (" + rest + "), not this one (" + run + ")");
+            } else if (word == "depth") {
+                int d = 0;
+                unsigned long long n = 0;
+                if (!(f >> d >> n)) bad("bad record '" + line + "'");
+                depths[d] = n;
+            } else if (word == "split") {
+                unsigned long long k = 0;
+                if (!(f >> split_depth >> subtrees >> std::hex >> k))
+                    bad("bad record '" + line + "'");
+                split_key = k;
+            } else if (word == "subtree") {
+                std::size_t k = 0;
+                unsigned long long n = 0;
+                if (!(f >> k >> n) || k >= subtrees) bad("bad record '" + line + "'");
+                done[k] = n;
+            } else {
+                bad("unknown record '" + word + "'");
+            }
+        }
+    }
+
+    // Writes FILE.tmp and renames it over FILE, so that FILE is always whole.
+    void save() {
+        const std::string tmp = path + ".tmp";
+        FILE* f = std::fopen(tmp.c_str(), "w");
+        if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
+        std::fprintf(f, "dambit-perft-checkpoint 1\nrun %s\n", run.c_str());
+        for (const auto& [d, n] : depths)
+            std::fprintf(f, "depth %d %llu\n", d, static_cast<unsigned long long>(n));
+        if (split_depth) {
+            std::fprintf(f, "split %d %zu %llx\n", split_depth, subtrees,
+                         static_cast<unsigned long long>(split_key));
+            for (const auto& [k, n] : done)
+                std::fprintf(f, "subtree %zu %llu\n", k, static_cast<unsigned long long>(n));
+        }
+        const bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+        std::fclose(f);
+        if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
+            throw std::runtime_error("cannot write '" + path + "'");
+        last_write = Clock::now();
+    }
+};
+
+// Perft at one depth through a checkpoint: subtrees already in it are not counted again.
 template <class R>
-int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Settings& s) {
+std::vector<std::uint64_t> run_depth_checkpointed(const Position<R>& p, int depth, Settings& s,
+                                                  Checkpoint& c) {
+    const PerftSplit<R> split = perft_split(p, depth, s.duplicates);
+    std::uint64_t key = std::uint64_t(split.sub_depth);
+    for (std::size_t k = 0; k < split.pos.size(); ++k)
+        key = position_key(split.pos[k], key ^ std::uint64_t(split.root[k]));
+    std::vector<std::int64_t> sub(split.pos.size(), -1);
+    c.resumed = 0;
+    if (c.split_depth == depth && c.subtrees == split.pos.size() && c.split_key == key) {
+        for (const auto& [k, n] : c.done) sub[k] = std::int64_t(n);
+        c.resumed = c.done.size();
+    } else {
+        c.split_depth = depth;
+        c.subtrees = split.pos.size();
+        c.split_key = key;
+        c.done.clear();
+        c.save();
+    }
+    const auto t0 = Clock::now();
+    perft_run(split, s.duplicates, s.threads, s.hash.get(), sub, [&](int k, std::uint64_t n) {
+        c.done[std::size_t(k)] = n;
+        if (seconds_since(c.last_write) >= 1.0) c.save();
+        const double el = seconds_since(t0);
+        if (s.progress && el > 2.0)
+            std::fprintf(stderr, "  depth %d: %zu of %zu subtrees done, %.1f s\r", depth,
+                         c.done.size(), sub.size(), el);
+    });
+    std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
+    for (std::size_t k = 0; k < sub.size(); ++k)
+        counts[std::size_t(split.root[k])] += std::uint64_t(sub[k]);
+    return counts;
+}
+
+template <class R>
+int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Settings& s,
+                Checkpoint* checkpoint) {
     using G = typename R::Geometry;
     if (!json) std::printf("%5s %16s %10s %10s\n", "depth", "nodes", "seconds", "Mnodes/s");
     for (int d = 1; d <= max_depth; ++d) {
         const auto t0 = Clock::now();
-        const auto counts = run_depth(p, d, s);
+        if (checkpoint && checkpoint->depths.count(d) && !(divide && d == max_depth)) {
+            const auto n = static_cast<unsigned long long>(checkpoint->depths[d]);
+            if (json)
+                std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":0,\"checkpoint\":true}\n", d,
+                            n);
+            else
+                std::printf("%5d %16llu %10s %10s  (from the checkpoint)\n", d, n, "-", "-");
+            continue;
+        }
+        const auto counts =
+            checkpoint ? run_depth_checkpointed(p, d, s, *checkpoint) : run_depth(p, d, s);
         const double el = seconds_since(t0);
         const std::uint64_t n = sum(counts);
+        if (checkpoint) {
+            checkpoint->depths[d] = n;
+            checkpoint->split_depth = 0;
+            checkpoint->done.clear();
+            checkpoint->save();
+        }
         if (s.progress) std::fprintf(stderr, "%60s\r", "");
-        if (json)
+        const std::size_t resumed = checkpoint ? checkpoint->resumed : 0;
+        if (json && resumed)
+            std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f,\"resumed_subtrees\":%zu}\n",
+                        d, static_cast<unsigned long long>(n), el, resumed);
+        else if (json)
             std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n", d,
                         static_cast<unsigned long long>(n), el);
+        else if (resumed)  // the speed would mean nothing: part of the count was not made now
+            std::printf("%5d %16llu %10.3f %10s  (%zu subtrees from the checkpoint)\n", d,
+                        static_cast<unsigned long long>(n), el, "-", resumed);
         else
             std::printf("%5d %16llu %10.3f %10.2f\n", d, static_cast<unsigned long long>(n), el,
                         mnps(n, el));
@@ -153,8 +301,8 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                 if (g.stopped || estimate > left) {
                     g.stopped = true;
                     ++skipped;
-                    std::printf("%-14s %-16s %-4s %5d %16llu %10s %10s  skipped (about %.0f s, past "
-                                "the %.0f s budget)\n",
+                    std::printf("%-14s %-16s %-4s %5d %16llu %10s %10s  skipped (about %.0f s, "
+                                "past the %.0f s budget)\n",
                                 r.variant.c_str(), r.name.c_str(), dup, r.depth,
                                 static_cast<unsigned long long>(r.nodes), "-", "-", estimate,
                                 budget);
@@ -191,7 +339,8 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
 
 int perft_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
-                         {"variant", "fen", "depth", "duplicates", "threads", "hash", "max-seconds"},
+                         {"variant", "fen", "depth", "duplicates", "threads", "hash", "max-seconds",
+                          "checkpoint"},
                          {"divide", "json", "verify", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -203,11 +352,12 @@ int perft_command(int argc, char** argv) {
         throw cli::UsageError("bad value '" + dup + "' for --duplicates (want drop or keep)");
     s.duplicates = dup == "keep" ? Duplicates::kKeep : Duplicates::kDrop;
     s.threads = int(args.get_int("threads", 1, 1, 256));
-    if (const auto mb = args.get_int("hash", 0, 0, 1 << 20)) s.hash = std::make_unique<PerftHash>(mb);
+    if (const auto mb = args.get_int("hash", 0, 0, 1 << 20))
+        s.hash = std::make_unique<PerftHash>(mb);
     s.progress = isatty(2);
 
     if (args.has("verify")) {
-        for (const char* o : {"fen", "depth", "divide", "duplicates", "json"})
+        for (const char* o : {"fen", "depth", "divide", "duplicates", "json", "checkpoint"})
             if (args.has(o))
                 throw cli::UsageError(std::string("--") + o + " does not go with --verify");
         std::vector<Variant> variants;
@@ -224,7 +374,14 @@ int perft_command(int argc, char** argv) {
     return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
         const auto fen = args.get("fen");
         const Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
-        return plain_perft(p, depth, args.has("divide"), args.has("json"), s);
+        if (const auto path = args.get("checkpoint")) {
+            Checkpoint c;
+            c.path = *path;
+            c.run = std::string(R::kName) + " " + dup + " " + to_fen<R>(p);
+            c.load();
+            return plain_perft(p, depth, args.has("divide"), args.has("json"), s, &c);
+        }
+        return plain_perft(p, depth, args.has("divide"), args.has("json"), s, nullptr);
     });
 }
 

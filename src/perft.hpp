@@ -251,33 +251,35 @@ std::uint64_t perft(const Position<R>& p, int depth, Duplicates d, PerftHash* ha
                                   : perft<R, Duplicates::kDrop>(p, depth, hash);
 }
 
-// Perft split over threads: the moves two plies from the root are shared out as tasks. Returns
-// the count of each root move, in the order generate_paths gives them. `on_root_done` is called
-// (under a lock) as each root move's subtree completes, for progress reports.
+// A perft cut into subtrees: the positions two plies from the root (one ply when depth < 3), in
+// generation order. The cut does not depend on the number of threads, so a long run can be
+// checkpointed subtree by subtree and resumed (dambit perft --checkpoint).
 template <class R>
-std::vector<std::uint64_t> perft_divide(
-    const Position<R>& p, int depth, Duplicates dup, int threads, PerftHash* hash,
-    const std::function<void(int root_index, std::uint64_t nodes)>& on_root_done = {}) {
+struct PerftSplit {
+    int roots = 0;                   // root moves, in the order generate_paths gives them
+    int sub_depth = 0;               // depth left below each subtree's position
+    std::vector<int> root;           // the root move of each subtree
+    std::vector<Position<R>> pos;    // the subtree's position
+};
+
+template <class R>
+PerftSplit<R> perft_split(const Position<R>& p, int depth, Duplicates dup) {
     using G = typename R::Geometry;
+    PerftSplit<R> s;
     FixedList<PathMove<G>, kMaxMoves> roots;
     if (dup == Duplicates::kKeep)
         generate_paths<R, Duplicates::kKeep>(p, roots);
     else
         generate_paths<R, Duplicates::kDrop>(p, roots);
-    std::vector<std::uint64_t> counts(std::size_t(roots.size()), 0);
-    if (depth <= 0 || roots.empty()) return counts;
-
-    struct Task {
-        int root;
-        Position<R> pos;
-    };
-    std::vector<Task> tasks;
-    std::vector<int> pending(std::size_t(roots.size()), 0);
-    const bool split2 = threads > 1 && depth >= 3;
+    s.roots = roots.size();
+    if (depth <= 0) return s;
+    const bool two = depth >= 3;
+    s.sub_depth = two ? depth - 2 : depth - 1;
     for (int i = 0; i < roots.size(); ++i) {
         const Position<R> child = p.play(roots[i].move);
-        if (!split2) {
-            tasks.push_back({i, child});
+        if (!two) {
+            s.root.push_back(i);
+            s.pos.push_back(child);
             continue;
         }
         MoveList<G> replies;
@@ -285,29 +287,61 @@ std::vector<std::uint64_t> perft_divide(
             generate<R, Duplicates::kKeep>(child, replies);
         else
             generate<R, Duplicates::kDrop>(child, replies);
-        for (const auto& m : replies) tasks.push_back({i, child.play(m)});
-        if (replies.empty() && on_root_done) on_root_done(i, 0);
+        for (const auto& m : replies) {
+            s.root.push_back(i);
+            s.pos.push_back(child.play(m));
+        }
     }
-    for (const Task& t : tasks) ++pending[std::size_t(t.root)];
-    const int sub = split2 ? depth - 2 : depth - 1;
+    return s;
+}
 
+// Counts the subtrees of `split` whose count is not known yet (counts[k] < 0) over `threads`,
+// filling in counts[k]; on_done(k, n) is called under a lock as each one completes.
+template <class R>
+void perft_run(const PerftSplit<R>& split, Duplicates dup, int threads, PerftHash* hash,
+               std::vector<std::int64_t>& counts,
+               const std::function<void(int subtree, std::uint64_t nodes)>& on_done = {}) {
+    counts.resize(split.pos.size(), -1);
     std::atomic<std::size_t> next{0};
     std::mutex lock;
     auto work = [&] {
         for (;;) {
             const std::size_t k = next.fetch_add(1);
-            if (k >= tasks.size()) return;
-            const std::uint64_t n = perft<R>(tasks[k].pos, sub, dup, hash);
+            if (k >= split.pos.size()) return;
+            if (counts[k] >= 0) continue;
+            const std::uint64_t n = perft<R>(split.pos[k], split.sub_depth, dup, hash);
             std::lock_guard<std::mutex> guard(lock);
-            const auto r = std::size_t(tasks[k].root);
-            counts[r] += n;
-            if (--pending[r] == 0 && on_root_done) on_root_done(int(r), counts[r]);
+            counts[k] = std::int64_t(n);
+            if (on_done) on_done(int(k), n);
         }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+}
+
+// The count of each root move at `depth`, in the order generate_paths gives them, split over
+// threads. `on_root_done` is called (under a lock) as each root move's subtree completes, for
+// progress reports.
+template <class R>
+std::vector<std::uint64_t> perft_divide(
+    const Position<R>& p, int depth, Duplicates dup, int threads, PerftHash* hash,
+    const std::function<void(int root_index, std::uint64_t nodes)>& on_root_done = {}) {
+    const PerftSplit<R> split = perft_split(p, depth, dup);
+    std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
+    if (depth <= 0) return counts;
+    std::vector<int> pending(std::size_t(split.roots), 0);
+    for (int r : split.root) ++pending[std::size_t(r)];
+    if (on_root_done)
+        for (int r = 0; r < split.roots; ++r)
+            if (pending[std::size_t(r)] == 0) on_root_done(r, 0);
+    std::vector<std::int64_t> sub;
+    perft_run(split, dup, threads, hash, sub, [&](int k, std::uint64_t n) {
+        const auto r = std::size_t(split.root[std::size_t(k)]);
+        counts[r] += n;
+        if (--pending[r] == 0 && on_root_done) on_root_done(int(r), counts[r]);
+    });
     return counts;
 }
 
@@ -318,7 +352,11 @@ std::vector<std::uint64_t> perft_divide(
                                                                      PerftHash*);               \
     DAMBIT_EXTERN template std::vector<std::uint64_t> perft_divide<R>(                          \
         const Position<R>&, int, Duplicates, int, PerftHash*,                                   \
-        const std::function<void(int, std::uint64_t)>&);
+        const std::function<void(int, std::uint64_t)>&);                                        \
+    DAMBIT_EXTERN template PerftSplit<R> perft_split<R>(const Position<R>&, int, Duplicates);   \
+    DAMBIT_EXTERN template void perft_run<R>(const PerftSplit<R>&, Duplicates, int, PerftHash*, \
+                                             std::vector<std::int64_t>&,                        \
+                                             const std::function<void(int, std::uint64_t)>&);
 #ifndef DAMBIT_INSTANTIATING
 DAMBIT_FOR_EACH_RULES(DAMBIT_PERFT_TEMPLATES)
 #endif
