@@ -65,6 +65,35 @@ check solve-file-wrong 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --varian
 printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
 check solve-file-bad-fen 2 '^W:WK42:B22' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"
 rm -f "$sfile"
+# dambit match: settings tokens are named in the error; a tiny match prints its summary line.
+check match-bad-key 2 '^$' "unknown setting 'nmp=on'" -- match --a 'lmr=on,nmp=on' --depth 1
+check match-bad-value 2 '^$' "setting 'lmr=maybe'" -- match --b 'lmr=maybe' --depth 1
+check match-two-limits 2 '^$' 'at most one of --depth' -- match --depth 2 --nodes 100
+check match-help 0 'usage: dambit match' '^$' -- match --help
+mfile=$(mktemp)
+check match-tiny 0 '^games 2, A wins [0-9]+, draws [0-9]+, B wins [0-9]+, A scores [0-9.]+%, Elo A-B ' '^$' -- \
+  match --depth 2 --openings 1 --a lmr=off --pgn "$mfile"
+if [ "$(grep -c '^\[Event ' "$mfile")" -eq 2 ] && grep -q '^\[GameType "25"\]' "$mfile" &&
+   [ ! -e "$mfile.tmp" ]; then pass=$((pass + 1)); else
+  echo "FAIL match-pdn: want 2 games in $mfile and no $mfile.tmp"; fail=$((fail + 1)); fi
+# One thread and a node limit: the same games on every run.
+m1=$("$dambit" match --nodes 1500 --openings 2 --variant international | grep -v '^games')
+m2=$("$dambit" match --nodes 1500 --openings 2 --variant international | grep -v '^games')
+if [ -n "$m1" ] && [ "$m1" = "$m2" ]; then pass=$((pass + 1)); else
+  echo "FAIL match-reproducible: two runs differ"; fail=$((fail + 1)); fi
+rm -f "$mfile"
+# perft --checkpoint: a finished depth is taken from the file; the file names its run.
+# perft-reference.md, Russian drop: depth 8 929899, depth 9 4570586.
+ck=/tmp/dambit_cli_ck.$$
+rm -f "$ck"
+check checkpoint-write 0 '^    8           929899' '^$' -- perft --depth 8 --checkpoint "$ck"
+check checkpoint-resume 0 '^    8           929899 +- +-  \(from the checkpoint\)' '^$' -- perft --depth 9 --checkpoint "$ck"
+check checkpoint-depth9 0 '^    9          4570586 ' '^$' -- perft --depth 9 --checkpoint "$ck"
+check checkpoint-other-run 2 '^$' 'belongs to another run' -- perft --depth 9 --duplicates keep --checkpoint "$ck"
+echo garbage >"$ck"
+check checkpoint-damaged 2 '^$' "not a dambit perft checkpoint" -- perft --depth 3 --checkpoint "$ck"
+check checkpoint-verify 2 '^$' 'does not go with --verify' -- perft --verify --checkpoint "$ck"
+rm -f "$ck" "$ck.tmp"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]

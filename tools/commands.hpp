@@ -9,5 +9,6 @@ int perft_command(int argc, char** argv);
 int search_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
 int solve_command(int argc, char** argv);
+int match_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -22,6 +22,7 @@ const Subcommand kSubcommands[] = {
     {"search", dambit::search_command, "find the best move: iterative deepening, one line per depth"},
     {"bench", dambit::bench_command, "search a fixed set of positions; total nodes is the signature"},
     {"solve", dambit::solve_command, "prove a forced win or loss and print the shortest line"},
+    {"match", dambit::match_command, "self-play match between two engine settings, with Elo"},
 };
 
 void usage(std::FILE* out) {
