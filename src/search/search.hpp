@@ -116,7 +116,8 @@ private:
         s_.table->prefetch(k);
         return k;
     }
-    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta);
+    // `can_capture`: whether the side to move has a capture, when the caller knows (else -1).
+    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture = -1);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
     // The generation index of the table's move in `list`, or -1.
@@ -275,12 +276,12 @@ void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
 }
 
 template <class R>
-Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta) {
+Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture) {
     count_node(ply);
     pv_length_[ply] = ply;
     if (ply >= kMaxPly - 1) return s_.eval->evaluate(p);
     // Captures are compulsory: a position with one to make is never judged statically.
-    if (has_capture(p)) {
+    if (can_capture < 0 ? has_capture(p) : can_capture != 0) {
         MoveList<G>& list = lists_[ply];
         generate<R>(p, list);
         Score best = -kInfinite;
@@ -308,12 +309,16 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     // Step 1. At the horizon: one more ply when the opponent threatens a capture the static
     // score cannot see, else the quiescence search.
     if (depth <= 0) {
-        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_ && !has_capture(p)) {
-            Position<R> passed = p;
-            passed.side = ~p.side;
-            if (has_capture(passed)) depth = 1;
+        int can_capture = -1;  // known here, so that the quiescence search need not look again
+        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_) {
+            can_capture = has_capture(p);
+            if (!can_capture) {
+                Position<R> passed = p;
+                passed.side = ~p.side;
+                if (has_capture(passed)) depth = 1;
+            }
         }
-        if (depth <= 0) return qsearch(p, ply, alpha, beta);
+        if (depth <= 0) return qsearch(p, ply, alpha, beta, can_capture);
     }
 
     // Step 2. Count the node, watch the limits.
