@@ -370,6 +370,28 @@ TEST_CASE("evaluation is symmetric between the colours", "[search][eval]") {
     CHECK(HandEvaluator<International>().evaluate(Position<International>::start()) == 0);
 }
 
+// The runaway term finds the men with an empty cone by spreading the enemy pieces backwards; as
+// the spread of a set is the union of the spreads of its squares, agreeing square by square with
+// the cone table proves it for every position.
+template <class G>
+void check_shadow() {
+    using T = EvalTables<G>;
+    for (int c = 0; c < 2; ++c)
+        for (int e = 1; e <= G::kSquares; ++e) {
+            typename G::Bitboard expected = G::mask_of_square(e);
+            for (int n = 1; n <= G::kSquares; ++n)
+                if (T::kCone[c][G::bit_of_square(n)] & G::mask_of_square(e))
+                    expected |= G::mask_of_square(n);
+            INFO("colour " << c << ", enemy on " << e);
+            CHECK(T::shadow(c, G::mask_of_square(e)) == expected);
+        }
+}
+
+TEST_CASE("the backward spread of enemy pieces matches the cone table", "[search][eval]") {
+    check_shadow<Board8>();
+    check_shadow<Board10>();
+}
+
 TEST_CASE("evaluation counts material in hundredths of a man", "[search][eval]") {
     // White's extra man on a quiet board: about one man (advancement terms move it a little).
     HandEvaluator<Russian> eval;
@@ -522,6 +544,22 @@ TEST_CASE("the bench sets are large enough and legal", "[search][bench]") {
                 const auto p = parse_fen<R>(bp.fen);
                 CHECK(has_move(p));
                 CHECK(std::string(bp.origin).size() > 5);
+            }
+        });
+    }
+}
+
+// The search hashes with its own inline copy of xxHash; the keys must be position_key()'s, or a
+// game history (hashed by position_key) would never match a position of the search.
+TEST_CASE("the search's keys are position_key's", "[search][table]") {
+    for (int v = 0; v < 6; ++v) {
+        with_variant(Variant(v), [&]<class R>(std::type_identity<R>) {
+            for (const BenchPosition& bp : bench_positions(Variant(v))) {
+                INFO(bp.fen);
+                auto p = parse_fen<R>(bp.fen);
+                CHECK(search_key(p) == position_key(p));
+                p.side = ~p.side;
+                CHECK(search_key(p) == position_key(p));
             }
         });
     }

@@ -57,6 +57,18 @@ struct EvalTables {
         return a;
     }();
 
+    // Squares whose cone (kCone) holds one of `enemy`, together with `enemy` itself: the squares
+    // from which a piece of `enemy` is reached by backward diagonal steps of colour c's men. A
+    // cone is exactly what such steps reach (a detour round a board edge is never needed), so the
+    // spread of a whole set at once replaces a cone lookup per man.
+    static constexpr B shadow(int c, B enemy) {
+        B s = enemy;
+        for (int i = 0; i < N - 1; ++i)
+            s |= c == 0 ? B(G::template step<kSE>(s) | G::template step<kSW>(s))
+                        : B(G::template step<kNE>(s) | G::template step<kNW>(s));
+        return s;
+    }
+
     static constexpr B mask_where(bool (*pred)(int file, int rank)) {
         B m = 0;
         for (int n = 1; n <= G::kSquares; ++n) {
@@ -73,6 +85,15 @@ struct EvalTables {
     static constexpr B kLeftWing = mask_where([](int f, int) { return f < N / 2; });
     static constexpr B kLongDiagonal = mask_where([](int f, int r) { return f == r; });
     static constexpr std::array<B, 2> kBackRank = {G::rank_mask(0), G::rank_mask(N - 1)};
+    // The squares of each rank counted from colour c's own back rank.
+    static constexpr std::array<std::array<B, N>, 2> kRankMask = [] {
+        std::array<std::array<B, N>, 2> a{};
+        for (int r = 0; r < N; ++r) {
+            a[0][r] = G::rank_mask(r);
+            a[1][r] = G::rank_mask(N - 1 - r);
+        }
+        return a;
+    }();
 };
 
 template <class R>
@@ -95,16 +116,20 @@ public:
         for (int c = 0; c < 2; ++c) {
             int s = kW.man * popcount(men[c]) + kW.king * popcount(kings[c]);
             const bool them_no_king = kings[1 - c] == 0;
+            // Advancement counted rank by rank: a few popcounts instead of a visit to every man.
             int opening = 0, ending = 0;
-            for_each_bit(men[c], [&](int b) {
-                const int r = T::kRank[c][b];
-                opening += kW.advance_opening[r];
-                ending += kW.advance_ending[r];
-                // A man whose way to the crown no enemy piece can block.
-                if (them_no_king && !(T::kCone[c][b] & p.pieces[1 - c]))
-                    s += kW.runaway[G::kSize - 1 - r];
-            });
+            for (int r = 0; r < G::kSize; ++r) {
+                if (kW.advance_opening[r] == 0 && kW.advance_ending[r] == 0) continue;
+                const int n = popcount(B(men[c] & T::kRankMask[c][r]));
+                opening += kW.advance_opening[r] * n;
+                ending += kW.advance_ending[r] * n;
+            }
             s += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
+            // A man whose way to the crown no enemy piece can block.
+            if (them_no_king)
+                for_each_bit(B(men[c] & ~T::shadow(c, p.pieces[1 - c])), [&](int b) {
+                    s += kW.runaway[G::kSize - 1 - T::kRank[c][b]];
+                });
             s += kW.centre * popcount(B(men[c] & T::kCentre));
             const int wing =
                 std::abs(popcount(B(men[c] & T::kLeftWing)) - popcount(B(men[c] & ~T::kLeftWing)));

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "key.hpp"
@@ -19,6 +22,7 @@
 #include "search/eval.hpp"
 #include "search/limits.hpp"
 #include "search/score.hpp"
+#include "search/search_key.hpp"
 #include "search/tt.hpp"
 
 namespace dambit::search {
@@ -71,6 +75,11 @@ class Worker {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using M = Move<G>;
+    // A move's ordering score times 1024 plus 1023 minus its generation index: all keys of a list
+    // differ, and the larger of two equal scores belongs to the move generated first.
+    using SortKey = std::int64_t;
+    static constexpr int kIndexMask = 1023;
+    static_assert(kMaxMoves <= kIndexMask + 1);
 
 public:
     Worker(Shared<R>& shared, int id) : s_(shared), id_(id) { reset_history(); }
@@ -103,16 +112,24 @@ private:
     // into the cache; 0 for a child that goes straight to the quiescence search (no key needed).
     std::uint64_t child_key(const Position<R>& child, int depth) const {
         if (depth <= 0) return 0;
-        const std::uint64_t k = position_key(child);
+        const std::uint64_t k = search_key(child);
         s_.table->prefetch(k);
         return k;
     }
-    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta);
+    // `can_capture`: whether the side to move has a capture, when the caller knows (else -1).
+    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture = -1);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
-    void score_moves(const Position<R>& p, int ply, std::uint16_t table_move,
-                     const MoveList<G>& list, int* keys, int* index) const;
-    static void pick(MoveList<G>& list, int* keys, int* index, int i);
+    // The generation index of the table's move in `list`, or -1.
+    static int table_index(std::uint16_t table_move, const MoveList<G>& list) {
+        const int t = (table_move & kIndexMask) - 1;
+        return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
+    }
+    void score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
+                     SortKey* keys) const;
+    static void order_next(SortKey* keys, int i, int n);
+    // The generation-order index of a move, kept in the low bits of its sort key.
+    static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
     void update_pv(int ply, const M& m) {
         pv_[ply][ply] = m;
         for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
@@ -120,8 +137,8 @@ private:
     }
     void count_node(int ply);
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
-    void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& tried,
-                int tried_count);
+    void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
+                const SortKey* order, int tried_count);
 
     // The table's move code: the move's index in generation order (deterministic for a position)
     // plus its from-square as a check.
@@ -140,11 +157,9 @@ private:
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line
     std::size_t base_ = 0;             // index of the root in keys_
     std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxPly + 1);
-    // Per ply: sort keys and the generation-order index of each sorted move.
-    std::vector<std::array<int, kMaxMoves>> sort_keys_ =
-        std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
-    std::vector<std::array<int, kMaxMoves>> index_ =
-        std::vector<std::array<int, kMaxMoves>>(kMaxPly + 1);
+    // Per ply: the sort key of each move, which also holds its generation-order index.
+    std::vector<std::array<SortKey, kMaxMoves>> sort_keys_ =
+        std::vector<std::array<SortKey, kMaxMoves>>(kMaxPly + 1);
     std::array<std::array<M, 2>, kMaxPly + 1> killers_{};
     std::array<std::array<std::array<int, G::kBits>, G::kBits>, 2> history_{};
     std::array<std::array<M, kMaxPly + 1>, kMaxPly + 1> pv_{};
@@ -190,58 +205,58 @@ bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) con
 }
 
 template <class R>
-void Worker<R>::score_moves(const Position<R>& p, int ply, std::uint16_t table_move,
-                            const MoveList<G>& list, int* keys, int* index) const {
-    const int side = int(p.side);
-    for (int i = 0; i < list.size(); ++i) {
+void Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
+                            const MoveList<G>& list, SortKey* keys) const {
+    const auto& history = history_[int(p.side)];
+    // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to 0,
+    // which no move does).
+    const auto quiet_id = [](const M& m) {
+        return int(m.from) | int(m.to) << 8 | int(m.flags) << 16;
+    };
+    const int killer0 = quiet_id(killers_[ply][0]), killer1 = quiet_id(killers_[ply][1]);
+    const int n = list.size();
+    for (int i = 0; i < n; ++i) {
         const M& m = list[i];
         int k;
-        if (code(i, m) == table_move) {
-            k = 1 << 30;
-        } else if (m.is_capture()) {
+        if (m.is_capture()) {
             // Take kings first, then promote; more pieces first where the rules leave a choice.
             k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) + 256 * popcount(m.captured) +
                 (m.promotes() ? 1024 : 0);
         } else if (m.promotes()) {
             k = 1 << 25;
-        } else if (m == killers_[ply][0]) {
-            k = (1 << 24) + 1;
-        } else if (m == killers_[ply][1]) {
-            k = 1 << 24;
         } else {
-            k = history_[side][m.from][m.to];
+            const int id = quiet_id(m);
+            k = id == killer0 ? (1 << 24) + 1 : id == killer1 ? 1 << 24 : history[m.from][m.to];
         }
-        keys[i] = k;
-        index[i] = i;
+        keys[i] = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
     }
+    // The table's move goes first.
+    if (table_index >= 0)
+        keys[table_index] = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - table_index);
 }
 
-// Brings the best of moves i.. to place i, the others keeping their order (equal keys stay in
-// generation order). Picking one move at a time costs nothing for the moves a cut-off never
-// reaches, which is most of them.
+// Brings the key of the i-th move in order to place i of keys[0, n), for i = 0, 1, 2, ... in turn.
+// The moves stay in generation order; the keys (which hold their indices) are what is sorted, and
+// as all keys differ, any way of sorting gives the same order. The first move is picked alone (a
+// cut-off usually comes there, and then the others need no order); once it failed, the rest are
+// sorted at once, which measured faster than picking them one at a time.
 template <class R>
-void Worker<R>::pick(MoveList<G>& list, int* keys, int* index, int i) {
-    int best = i;
-    for (int j = i + 1; j < list.size(); ++j)
-        if (keys[j] > keys[best]) best = j;
-    if (best == i) return;
-    const M m = list[best];
-    const int k = keys[best], x = index[best];
-    for (int j = best; j > i; --j) {
-        list[j] = list[j - 1];
-        keys[j] = keys[j - 1];
-        index[j] = index[j - 1];
+void Worker<R>::order_next(SortKey* keys, int i, int n) {
+    if (i == 0) {
+        int best = i;
+        for (int j = i + 1; j < n; ++j)
+            if (keys[j] > keys[best]) best = j;
+        std::swap(keys[i], keys[best]);
+    } else if (i == 1 && n > 1) {
+        std::sort(keys + i, keys + n, std::greater<SortKey>());
     }
-    list[i] = m;
-    keys[i] = k;
-    index[i] = x;
 }
 
 // A quiet move that caused a cut-off becomes a killer and gains history; the quiet moves tried
 // before it lose history.
 template <class R>
 void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
-                       const MoveList<G>& tried, int tried_count) {
+                       const MoveList<G>& list, const SortKey* order, int tried_count) {
     if (m.is_capture()) return;
     if (!(m == killers_[ply][0])) {
         killers_[ply][1] = killers_[ply][0];
@@ -254,17 +269,19 @@ void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
         h += b - h * std::abs(b) / 16384;  // stays within +-16384
     };
     adjust(m, bonus);
-    for (int i = 0; i < tried_count; ++i)
-        if (!tried[i].is_capture() && !(tried[i] == m)) adjust(tried[i], -bonus);
+    for (int i = 0; i < tried_count; ++i) {
+        const M& x = list[index_of(order[i])];
+        if (!x.is_capture() && !(x == m)) adjust(x, -bonus);
+    }
 }
 
 template <class R>
-Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta) {
+Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture) {
     count_node(ply);
     pv_length_[ply] = ply;
     if (ply >= kMaxPly - 1) return s_.eval->evaluate(p);
     // Captures are compulsory: a position with one to make is never judged statically.
-    if (has_capture(p)) {
+    if (can_capture < 0 ? has_capture(p) : can_capture != 0) {
         MoveList<G>& list = lists_[ply];
         generate<R>(p, list);
         Score best = -kInfinite;
@@ -292,12 +309,16 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     // Step 1. At the horizon: one more ply when the opponent threatens a capture the static
     // score cannot see, else the quiescence search.
     if (depth <= 0) {
-        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_ && !has_capture(p)) {
-            Position<R> passed = p;
-            passed.side = ~p.side;
-            if (has_capture(passed)) depth = 1;
+        int can_capture = -1;  // known here, so that the quiescence search need not look again
+        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_) {
+            can_capture = has_capture(p);
+            if (!can_capture) {
+                Position<R> passed = p;
+                passed.side = ~p.side;
+                if (has_capture(passed)) depth = 1;
+            }
         }
-        if (depth <= 0) return qsearch(p, ply, alpha, beta);
+        if (depth <= 0) return qsearch(p, ply, alpha, beta, can_capture);
     }
 
     // Step 2. Count the node, watch the limits.
@@ -307,7 +328,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
 
     // Step 3. Draws: repetition and the move-count rules (RULES.md §5). A side that has no legal
     // move has lost whatever the counters say.
-    if (!key) key = position_key(p);
+    if (!key) key = search_key(p);
     keys_[base_ + ply] = key;
     if (repeated(ply, key, dc)) return kDraw;
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
@@ -340,21 +361,33 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
 
     // Step 8. Order: table move, captures, promotions, killers, history. The table's move code is
     // the index in generation order, so it is matched before any move is picked.
-    int* const index = index_[ply].data();
-    int* const keys = sort_keys_[ply].data();
-    score_moves(p, ply, hit ? entry.move : 0, list, keys, index);
+    // The table's move will be searched first: its bucket starts loading now, while the moves
+    // are scored.
+    const int new_depth = depth - 1 + extension;
+    const int t = hit ? table_index(entry.move, list) : -1;
+    std::uint64_t next_key = 0;  // the key of move i, when known before its turn
+    if (t >= 0) next_key = child_key(p.play(list[t]), new_depth);
+    SortKey* const keys = sort_keys_[ply].data();
+    score_moves(p, ply, t, list, keys);
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
     Score best = -kInfinite;
     int best_index = -1;
     int searched = 0;
     for (int i = 0; i < list.size(); ++i) {
-        pick(list, keys, index, i);
-        const M m = list[i];
+        const bool ahead = i > 0 && new_depth > 0;
+        if (!ahead) order_next(keys, i, list.size());
+        const M m = list[index_of(keys[i])];
         const Position<R> child = p.play(m);
         const DrawCounters cdc = dc.after(p, m);
-        const int new_depth = depth - 1 + extension;
-        const std::uint64_t ckey = child_key(child, new_depth);
+        const std::uint64_t ckey =
+            ahead || (i == 0 && t >= 0) ? next_key : child_key(child, new_depth);
+        // The next move in order is known already (the keys do not change in the loop): start
+        // loading its table bucket now, and it arrives while this move is searched.
+        if (new_depth > 0 && i + 1 < list.size()) {
+            order_next(keys, i + 1, list.size());
+            next_key = child_key(p.play(list[index_of(keys[i + 1])]), new_depth);
+        }
         Score s;
         if (searched == 0) {
             s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node, ckey);
@@ -379,7 +412,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
                 alpha = s;
                 update_pv(ply, m);
                 if (s >= beta) {
-                    reward(p, ply, m, depth, list, i);
+                    reward(p, ply, m, depth, list, keys, i);
                     break;
                 }
             }
@@ -393,7 +426,10 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     d.bound = best >= beta                       ? Bound::kLower
               : best > alpha0 && best_index >= 0 ? Bound::kExact
                                                  : Bound::kUpper;
-    if (best_index >= 0) d.move = code(index[best_index], list[best_index]);
+    if (best_index >= 0) {
+        const int x = index_of(keys[best_index]);
+        d.move = code(x, list[x]);
+    }
     s_.table->store(key, d);
     return best;
 }
@@ -461,10 +497,11 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     }
     TableData entry;
     const bool hit = s_.table->probe(keys_[base_], entry);
-    score_moves(root, 0, hit ? entry.move : 0, list, sort_keys_[0].data(), index_[0].data());
-    for (int i = 0; i < list.size(); ++i) pick(list, sort_keys_[0].data(), index_[0].data(), i);
+    score_moves(root, 0, hit ? table_index(entry.move, list) : -1, list, sort_keys_[0].data());
+    const SortKey* const keys = sort_keys_[0].data();
+    std::sort(sort_keys_[0].data(), sort_keys_[0].data() + list.size(), std::greater<SortKey>());
     root_moves_.clear();
-    for (const M& m : list) root_moves_.push_back({m});
+    for (int i = 0; i < list.size(); ++i) root_moves_.push_back({list[index_of(keys[i])]});
     result_.has_move = true;
     result_.best = root_moves_[0].move;
     result_.pv = {result_.best};

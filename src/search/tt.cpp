@@ -2,6 +2,12 @@
 #include "search/tt.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace dambit::search {
 
@@ -17,16 +23,24 @@ void TranspositionTable::resize(std::size_t megabytes) {
     const std::size_t bytes = megabytes * (std::size_t(1) << 20);
     // The bucket index is computed from 32 bits of the key: cap the count there.
     buckets_ = std::clamp<std::size_t>(bytes / sizeof(Bucket), 1, std::size_t(1) << 32);
-    table_ = std::make_unique<Bucket[]>(buckets_);
-    generation_ = 0;
+    table_.reset();
+    // Huge pages are 2 MB on x86-64 Linux; smaller tables stay on ordinary pages.
+    constexpr std::size_t kHugePage = std::size_t(2) << 20;
+    const std::size_t size = buckets_ * sizeof(Bucket);
+    const std::size_t align = size >= kHugePage ? kHugePage : alignof(Bucket);
+    void* memory = std::aligned_alloc(align, (size + align - 1) / align * align);
+    if (!memory) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (align == kHugePage) madvise(memory, size, MADV_HUGEPAGE);
+#endif
+    table_.reset(static_cast<Bucket*>(memory));
+    clear();
 }
 
 void TranspositionTable::clear() {
-    for (std::size_t i = 0; i < buckets_; ++i)
-        for (Entry& e : table_[i].e) {
-            e.check.store(0, kRelaxed);
-            e.data.store(0, kRelaxed);
-        }
+    // Buckets are trivially destructible: constructing them anew ends the old entries (and
+    // compiles to a plain fill of zeros).
+    std::uninitialized_value_construct_n(table_.get(), buckets_);
     generation_ = 0;
 }
 

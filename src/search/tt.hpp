@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 
 namespace dambit::search {
@@ -61,7 +62,13 @@ private:
         return table_[(std::uint64_t(std::uint32_t(key >> 32)) * buckets_) >> 32];
     }
 
-    std::unique_ptr<Bucket[]> table_;
+    // The buckets live in memory from std::aligned_alloc, on huge pages where the system offers
+    // them: a probe is one random access into megabytes, and with small pages most probes would
+    // also miss the TLB.
+    struct Free {
+        void operator()(Bucket* b) const { std::free(b); }
+    };
+    std::unique_ptr<Bucket[], Free> table_;
     std::size_t buckets_ = 0;
     std::uint8_t generation_ = 0;
 };

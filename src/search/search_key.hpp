@@ -1,0 +1,31 @@
+// The search's position key: exactly position_key(), with xxHash compiled inline.
+//
+// The search hashes every node it visits; through the shared library each hash is a call that
+// also spills the caller's registers, so the search takes xxHash's inline build (the same
+// algorithm, hence the same keys: a game history hashed by position_key() still matches).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "key.hpp"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#undef XXH_INLINE_ALL
+
+namespace dambit::search {
+
+template <class R>
+std::uint64_t search_key(const Position<R>& p) {
+    using B = typename R::Geometry::Bitboard;
+    unsigned char buf[3 * sizeof(B) + 1];
+    std::memcpy(buf, &p.pieces[0], sizeof(B));
+    std::memcpy(buf + sizeof(B), &p.pieces[1], sizeof(B));
+    std::memcpy(buf + 2 * sizeof(B), &p.kings, sizeof(B));
+    buf[3 * sizeof(B)] = static_cast<unsigned char>(p.side);
+    // Under XXH_INLINE_ALL this name is the inline copy.
+    return XXH3_64bits_withSeed(buf, sizeof buf, 0);
+}
+
+}  // namespace dambit::search
