@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "variant.hpp"
@@ -41,5 +43,19 @@ private:
 
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);
+
+// The common end of a subcommand: with --help, print `help`; otherwise call
+// body.template operator()<R>() for the rules of --variant. `body` is a generic lambda,
+// [&]<class R>() { ... }.
+template <class F>
+int run_for_variant(const Args& args, const char* help, F&& body) {
+    if (args.has("help")) {
+        std::fputs(help, stdout);
+        return 0;
+    }
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+        return body.template operator()<R>();
+    });
+}
 
 }  // namespace dambit::cli

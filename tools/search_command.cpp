@@ -113,12 +113,7 @@ int search_command(int argc, char** argv) {
     const cli::Args args(
         argc, argv, {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash"},
         {"json", "help"});
-    if (args.has("help")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    return with_variant(args.variant(),
-                        [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+    return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }
 
 }  // namespace dambit

@@ -139,13 +139,11 @@ int run(const cli::Args& args) {
 int solve_command(int argc, char** argv) {
     const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash"},
                          {"draw-rules", "help"});
-    if (args.has("help")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    if (args.has("fen") == args.has("file")) throw cli::UsageError("give one of --fen and --file");
-    return with_variant(args.variant(),
-                        [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+    return cli::run_for_variant(args, kHelp, [&]<class R>() {
+        if (args.has("fen") == args.has("file"))
+            throw cli::UsageError("give one of --fen and --file");
+        return run<R>(args);
+    });
 }
 
 }  // namespace dambit
