@@ -1,0 +1,309 @@
+// Self-play matches: whole games between two players under the variant's draw rules, the opening
+// set, the score and Elo arithmetic, and the PDN record.
+//
+// A player is any function from (position, game history) to a move, so that the game loop can be
+// tested with scripted moves as well as with engines.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "key.hpp"
+#include "movegen.hpp"
+#include "notation.hpp"
+#include "search/draw.hpp"
+#include "search/engine.hpp"
+
+namespace dambit::search {
+
+// Why a game ended.
+enum class Ending {
+    kNoMove,      // the side to move has no legal move: it has lost (RULES.md §2)
+    kRepetition,  // the same position with the same side to move for the third time (§5)
+    kDrawRule,    // the variant's move-count rules (§5, drawn_by_counters)
+    kMaxPlies,    // adjudicated a draw: the game reached the ply limit of the match
+};
+
+inline const char* ending_name(Ending e) {
+    switch (e) {
+        case Ending::kNoMove: return "no move";
+        case Ending::kRepetition: return "repetition";
+        case Ending::kDrawRule: return "draw rule";
+        case Ending::kMaxPlies: return "max plies";
+    }
+    return "?";
+}
+
+template <class R>
+struct Game {
+    using G = typename R::Geometry;
+    Position<R> opening;
+    std::vector<Move<G>> moves;           // played from the opening
+    std::vector<std::string> move_texts;  // the same moves in long notation
+    Ending ending = Ending::kMaxPlies;
+    std::optional<Color> winner;  // empty for a draw
+
+    int plies() const { return int(moves.size()); }
+    // "1-0", "0-1" or "1/2-1/2", as PDN writes results.
+    std::string result_text() const {
+        if (!winner) return "1/2-1/2";
+        return *winner == Color::kWhite ? "1-0" : "0-1";
+    }
+    // Points of colour c: 1, 1/2 or 0.
+    double points(Color c) const { return !winner ? 0.5 : *winner == c ? 1.0 : 0.0; }
+};
+
+// A player's choice of move in `p`, whose game went through `history` (oldest first, `p` not
+// included). Called only when the side to move has a legal move.
+template <class R>
+using Player = std::function<Move<typename R::Geometry>(const Position<R>& p,
+                                                        const std::vector<Position<R>>& history)>;
+
+// Plays one game from `opening` until the side to move has no legal move, the position occurs for
+// the third time, the move-count rules call it drawn, or `max_plies` plies have been played.
+// Throws std::logic_error if a player returns a move that is not legal.
+template <class R>
+Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Player<R>& black,
+                  int max_plies) {
+    using G = typename R::Geometry;
+    Game<R> game;
+    game.opening = opening;
+    Position<R> p = opening;
+    std::vector<Position<R>> history;
+    std::unordered_map<std::uint64_t, int> seen;  // occurrences of each position key
+    DrawCounters counters;
+    ++seen[position_key(p)];
+    FixedList<PathMove<G>, kMaxMoves> legal;
+    for (;;) {
+        generate_paths<R>(p, legal);
+        // A side without a legal move has lost, whatever the draw rules say (draw.hpp).
+        if (legal.empty()) {
+            game.ending = Ending::kNoMove;
+            game.winner = ~p.side;
+            break;
+        }
+        if (seen[position_key(p)] >= 3) {
+            game.ending = Ending::kRepetition;
+            break;
+        }
+        if (drawn_by_counters(p, counters)) {
+            game.ending = Ending::kDrawRule;
+            break;
+        }
+        if (game.plies() >= max_plies) {
+            game.ending = Ending::kMaxPlies;
+            break;
+        }
+        const Move<G> m = (p.side == Color::kWhite ? white : black)(p, history);
+        const PathMove<G>* found = nullptr;
+        for (const auto& pm : legal)
+            if (pm.move == m) {
+                found = &pm;
+                break;
+            }
+        if (!found)
+            throw std::logic_error("a player chose an illegal move in " + to_fen<R>(p));
+        game.moves.push_back(m);
+        game.move_texts.push_back(move_text<R>(*found));
+        counters = counters.after(p, m);
+        history.push_back(p);
+        p = p.play(m);
+        ++seen[position_key(p)];
+    }
+    return game;
+}
+
+// What an engine spent over its moves (to compare the cost of settings at a fixed depth).
+struct PlayerStats {
+    std::uint64_t nodes = 0;
+    int moves = 0;
+    int depth_sum = 0;  // completed iterations, summed over the moves
+};
+
+// An engine as a player: each move is one `go` with the game history and the limits. `stats`, if
+// given, must outlive the player.
+template <class R>
+Player<R> engine_player(Engine<R>& engine, const Limits& limits, PlayerStats* stats = nullptr) {
+    return [&engine, limits, stats](const Position<R>& p,
+                                    const std::vector<Position<R>>& history) {
+        const auto r = engine.go(p, history, limits);
+        if (!r.has_move) throw std::logic_error("the engine found no move in " + to_fen<R>(p));
+        if (stats) {
+            stats->nodes += r.nodes;
+            ++stats->moves;
+            stats->depth_sum += r.depth;
+        }
+        return r.best;
+    };
+}
+
+// A game pair from one opening, colours swapped so that the first move's advantage cancels: in
+// the first game A has White, in the second B has White. Both engines start each game afresh
+// (new_game), so with one thread and a depth or node limit the pair is a function of its input.
+template <class R>
+std::array<Game<R>, 2> play_pair(Engine<R>& a, Engine<R>& b, const Position<R>& opening,
+                                 const Limits& limits, int max_plies,
+                                 PlayerStats* stats_a = nullptr, PlayerStats* stats_b = nullptr) {
+    std::array<Game<R>, 2> pair;
+    for (int i = 0; i < 2; ++i) {
+        a.new_game();
+        b.new_game();
+        const Player<R> pa = engine_player(a, limits, stats_a);
+        const Player<R> pb = engine_player(b, limits, stats_b);
+        pair[std::size_t(i)] = play_game<R>(opening, i == 0 ? pa : pb, i == 0 ? pb : pa, max_plies);
+    }
+    return pair;
+}
+
+template <class R>
+struct Opening {
+    Position<R> position;
+    std::string line;  // the moves from the start position, in long notation
+};
+
+// The opening set: every position reached after `plies` plies from the start position, in move
+// generation order (depth first, each position's moves in the order `generate` lists them), each
+// distinct position once (the first line reaching it) and only positions where the side to move
+// has a legal move. Two plies give 49 openings in the 8x8 variants here with seven first moves
+// each way, and 81 in International.
+template <class R>
+std::vector<Opening<R>> opening_positions(int plies) {
+    using G = typename R::Geometry;
+    std::vector<Opening<R>> out;
+    std::unordered_set<std::uint64_t> seen;
+    std::function<void(const Position<R>&, int, const std::string&)> walk =
+        [&](const Position<R>& p, int left, const std::string& line) {
+            FixedList<PathMove<G>, kMaxMoves> list;
+            generate_paths<R>(p, list);
+            if (left == 0) {
+                if (!list.empty() && seen.insert(position_key(p)).second) out.push_back({p, line});
+                return;
+            }
+            for (const auto& pm : list)
+                walk(p.play(pm.move), left - 1,
+                     line + (line.empty() ? "" : " ") + move_text<R>(pm));
+        };
+    walk(Position<R>::start(), plies, "");
+    return out;
+}
+
+// Settings text: comma-separated key=value tokens, keys lmr (late move reductions) and threat
+// (threat extension), values on and off. Starts from `base`; an empty text gives `base`.
+// Throws std::invalid_argument naming the first bad token.
+inline Tuning parse_tuning(std::string_view text, Tuning base) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string token(text.substr(start, comma - start));
+        start = comma + 1;
+        if (token.empty()) {
+            if (text.empty()) break;
+            throw std::invalid_argument("empty setting in '" + std::string(text) + "'");
+        }
+        const auto eq = token.find('=');
+        const std::string key = token.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
+        bool* target = key == "lmr"      ? &base.late_move_reductions
+                       : key == "threat" ? &base.threat_extension
+                                         : nullptr;
+        if (!target)
+            throw std::invalid_argument("unknown setting '" + token + "' (keys: lmr, threat)");
+        if (value != "on" && value != "off")
+            throw std::invalid_argument("bad value in setting '" + token + "' (want on or off)");
+        *target = value == "on";
+    }
+    return base;
+}
+
+inline std::string tuning_text(const Tuning& t) {
+    return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
+           ",threat=" + (t.threat_extension ? "on" : "off");
+}
+
+// Score and Elo of A from wins, draws and losses.
+struct EloEstimate {
+    double score = 0.5;   // A's points per game
+    double elo = 0;       // A minus B
+    double margin = 0;    // half-width of the 95% interval of `elo`
+    bool finite = false;  // false when the score is 0 or 1 (no finite estimate)
+};
+
+// The logistic model: a rating difference D gives the expected score s = 1 / (1 + 10^(-D/400)),
+// so D = -400 log10(1/s - 1).
+// The margin treats each game as an independent draw of 1, 1/2 or 0 (the trinomial model): with
+// n games, the per-game variance of the points is
+//     var = (W (1-s)^2 + D (1/2-s)^2 + L (0-s)^2) / n,
+// the score's standard error se = sqrt(var / n), and its 95% half-width 1.96 se. It is carried
+// over to Elo through the derivative of D(s):
+//     dD/ds = 400 / (ln 10 * s (1-s)),   margin = 1.96 se * dD/ds.
+inline EloEstimate elo_estimate(int wins, int draws, int losses) {
+    EloEstimate e;
+    const double n = wins + draws + losses;
+    if (n <= 0) return e;
+    const double s = (wins + 0.5 * draws) / n;
+    e.score = s;
+    if (s <= 0 || s >= 1) return e;
+    e.finite = true;
+    e.elo = -400 * std::log10(1 / s - 1);
+    const double var =
+        (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
+    const double se = std::sqrt(var / n);
+    e.margin = 1.96 * se * 400 / (std::log(10.0) * s * (1 - s));
+    return e;
+}
+
+// One game in PDN: the tags, then the moves from the opening (FEN), numbered from the opening's
+// side to move, ending with the result; a comment says why the game ended.
+template <class R>
+std::string pdn_game(const Game<R>& g, const std::string& event, const std::string& round,
+                     const std::string& white, const std::string& black) {
+    std::string s;
+    auto tag = [&](const char* name, const std::string& value) {
+        s += std::string("[") + name + " \"" + value + "\"]\n";
+    };
+    tag("Event", event);
+    tag("Round", round);
+    tag("White", white);
+    tag("Black", black);
+    tag("Result", g.result_text());
+    if constexpr (requires { R::kPdnGameType; }) tag("GameType", std::to_string(R::kPdnGameType));
+    tag("SetUp", "1");
+    tag("FEN", to_fen<R>(g.opening));
+    std::string body;
+    std::size_t column = 0;
+    auto word = [&](const std::string& w) {
+        if (column > 0 && column + 1 + w.size() > 79) {
+            body += '\n';
+            column = 0;
+        } else if (column > 0) {
+            body += ' ';
+            ++column;
+        }
+        body += w;
+        column += w.size();
+    };
+    // Moves are numbered in pairs starting with the variant's first mover; a record starting with
+    // the other side writes "1..." first.
+    int number = 1;
+    bool first_mover_to_move = g.opening.side == R::kFirstMover;
+    if (!first_mover_to_move && !g.moves.empty()) word("1...");
+    for (std::size_t i = 0; i < g.move_texts.size(); ++i) {
+        if (first_mover_to_move) word(std::to_string(number) + ".");
+        else ++number;
+        word(g.move_texts[i]);
+        first_mover_to_move = !first_mover_to_move;
+    }
+    word(std::string("{") + ending_name(g.ending) + "}");
+    word(g.result_text());
+    return s + "\n" + body + "\n\n";
+}
+
+}  // namespace dambit::search
