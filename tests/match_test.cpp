@@ -113,8 +113,8 @@ TEST_CASE("engines with a king each draw no later than the rules allow", "[match
     // search sees a capture two plies ahead, so neither side walks into one: the game must be
     // drawn by the tenth ply, by repetition or the rule.
     Engine<Russian> a(1), b(1);
-    auto g = play_pair<Russian>(a, b, parse_fen<Russian>("W:WK29:BK5"), depth_limit<Russian>(4),
-                                200);
+    auto g =
+        play_pair<Russian>(a, b, parse_fen<Russian>("W:WK29:BK5"), depth_limit<Russian>(4), 200);
     for (const auto& game : g) {
         CHECK(!game.winner);
         CHECK(game.plies() <= 10);

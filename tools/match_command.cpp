@@ -39,14 +39,14 @@ constexpr const char* kHelp =
     "  --movetime MS      each move searched MS milliseconds (not reproducible)\n"
     "  --openings N       play only the first N openings (default all)\n"
     "  --opening-plies K  plies from the start to the openings (0..4, default 2)\n"
-    "  --max-plies P      plies per game before it is adjudicated a draw (default 200)\n"
+    "  --max-plies P      plies per game before it is adjudicated a draw (default 200 on\n"
+    "                     8x8, 300 on 10x10, where 200 cut off one game in seven)\n"
     "  --threads T        search threads per engine (default 1)\n"
     "  --hash MB          transposition table per engine (default 16)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
     "                     are played, renamed to FILE at the end)\n";
 
-search::Tuning settings(const cli::Args& args, const char* name,
-                        const search::Tuning& defaults) {
+search::Tuning settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     try {
         return search::parse_tuning(args.get_or(name, ""), defaults);
     } catch (const std::invalid_argument& e) {
@@ -88,7 +88,8 @@ int run(const cli::Args& args) {
         limit_text = "depth 6";
     }
     const int opening_plies = int(args.get_int("opening-plies", 2, 0, 4));
-    const int max_plies = int(args.get_int("max-plies", 200, 1, 100000));
+    const int max_plies =
+        int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
@@ -112,8 +113,8 @@ int run(const cli::Args& args) {
     const std::string name_b = "B " + search::tuning_text(tb);
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
     std::printf("%s: %s vs %s, %zu openings (%d plies), %zu games, max %d plies\n", event.c_str(),
-                name_a.c_str(), name_b.c_str(), openings.size(), opening_plies,
-                2 * openings.size(), max_plies);
+                name_a.c_str(), name_b.c_str(), openings.size(), opening_plies, 2 * openings.size(),
+                max_plies);
     std::fflush(stdout);
 
     int wins = 0, draws = 0, losses = 0;
@@ -128,9 +129,12 @@ int run(const cli::Args& args) {
             const auto& game = pair[std::size_t(g)];
             // A has White in the first game and Black in the second.
             const double pa = game.points(g == 0 ? Color::kWhite : Color::kBlack);
-            if (pa == 1) ++wins;
-            else if (pa == 0) ++losses;
-            else ++draws;
+            if (pa == 1)
+                ++wins;
+            else if (pa == 0)
+                ++losses;
+            else
+                ++draws;
             line += std::string(g == 0 ? "A-B " : ", B-A ") + game.result_text() + " (" +
                     search::ending_name(game.ending) + ", " + std::to_string(game.plies()) +
                     " plies)";
@@ -171,9 +175,10 @@ int run(const cli::Args& args) {
     };
     spent("A", stats_a);
     spent("B", stats_b);
-    std::printf("games %d, A wins %d, draws %d, B wins %d, A scores %.1f%%, Elo A-B %s (95%%), "
-                "%.1f s\n",
-                games, wins, draws, losses, 100 * e.score, elo.c_str(), seconds);
+    std::printf(
+        "games %d, A wins %d, draws %d, B wins %d, A scores %.1f%%, Elo A-B %s (95%%), "
+        "%.1f s\n",
+        games, wins, draws, losses, 100 * e.score, elo.c_str(), seconds);
     return 0;
 }
 
@@ -184,12 +189,7 @@ int match_command(int argc, char** argv) {
                          {"variant", "a", "b", "depth", "nodes", "movetime", "openings",
                           "opening-plies", "max-plies", "threads", "hash", "pgn"},
                          {"help"});
-    if (args.has("help")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    return with_variant(args.variant(),
-                        [&]<class R>(std::type_identity<R>) { return run<R>(args); });
+    return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }
 
 }  // namespace dambit

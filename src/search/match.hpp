@@ -34,10 +34,14 @@ enum class Ending {
 
 inline const char* ending_name(Ending e) {
     switch (e) {
-        case Ending::kNoMove: return "no move";
-        case Ending::kRepetition: return "repetition";
-        case Ending::kDrawRule: return "draw rule";
-        case Ending::kMaxPlies: return "max plies";
+        case Ending::kNoMove:
+            return "no move";
+        case Ending::kRepetition:
+            return "repetition";
+        case Ending::kDrawRule:
+            return "draw rule";
+        case Ending::kMaxPlies:
+            return "max plies";
     }
     return "?";
 }
@@ -109,8 +113,7 @@ Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Play
                 found = &pm;
                 break;
             }
-        if (!found)
-            throw std::logic_error("a player chose an illegal move in " + to_fen<R>(p));
+        if (!found) throw std::logic_error("a player chose an illegal move in " + to_fen<R>(p));
         game.moves.push_back(m);
         game.move_texts.push_back(move_text<R>(*found));
         counters = counters.after(p, m);
@@ -132,8 +135,7 @@ struct PlayerStats {
 // given, must outlive the player.
 template <class R>
 Player<R> engine_player(Engine<R>& engine, const Limits& limits, PlayerStats* stats = nullptr) {
-    return [&engine, limits, stats](const Position<R>& p,
-                                    const std::vector<Position<R>>& history) {
+    return [&engine, limits, stats](const Position<R>& p, const std::vector<Position<R>>& history) {
         const auto r = engine.go(p, history, limits);
         if (!r.has_move) throw std::logic_error("the engine found no move in " + to_fen<R>(p));
         if (stats) {
@@ -296,8 +298,10 @@ std::string pdn_game(const Game<R>& g, const std::string& event, const std::stri
     bool first_mover_to_move = g.opening.side == R::kFirstMover;
     if (!first_mover_to_move && !g.moves.empty()) word("1...");
     for (std::size_t i = 0; i < g.move_texts.size(); ++i) {
-        if (first_mover_to_move) word(std::to_string(number) + ".");
-        else ++number;
+        if (first_mover_to_move)
+            word(std::to_string(number) + ".");
+        else
+            ++number;
         word(g.move_texts[i]);
         first_mover_to_move = !first_mover_to_move;
     }
