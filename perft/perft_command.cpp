@@ -113,15 +113,18 @@ struct Checkpoint {
         std::getline(in, line);
         ++number;
         if (line != "dambit-perft-checkpoint 1") bad("not a dambit perft checkpoint");
+        bool named = false;
         while (std::getline(in, line)) {
             ++number;
             std::istringstream f(line);
             f >> word;
+            if (!named && word != "run") bad("'" + word + "' before the run record");
             if (word == "run") {
                 std::string rest;
                 std::getline(f >> std::ws, rest);
                 if (rest != run)
                     bad("it belongs to another run (" + rest + "), not this one (" + run + ")");
+                named = true;
             } else if (word == "depth") {
                 int d = 0;
                 unsigned long long n = 0;

@@ -92,6 +92,8 @@ check checkpoint-depth9 0 '^    9          4570586 ' '^$' -- perft --depth 9 --c
 check checkpoint-other-run 2 '^$' 'belongs to another run' -- perft --depth 9 --duplicates keep --checkpoint "$ck"
 echo garbage >"$ck"
 check checkpoint-damaged 2 '^$' "not a dambit perft checkpoint" -- perft --depth 3 --checkpoint "$ck"
+printf 'dambit-perft-checkpoint 1\ndepth 1 7\n' >"$ck"
+check checkpoint-unnamed 2 '^$' "'depth' before the run record" -- perft --depth 3 --checkpoint "$ck"
 check checkpoint-verify 2 '^$' 'does not go with --verify' -- perft --verify --checkpoint "$ck"
 rm -f "$ck" "$ck.tmp"
 echo "cli: $pass passed, $fail failed"
