@@ -249,6 +249,38 @@ Lanes<typename G::Bitboard> king_rays(typename G::Bitboard kings, typename G::Bi
     return all;
 }
 
+// The squares the kings in `kings` can move to, one lane per direction: along the whole free
+// diagonal for flying kings, one step for short kings.
+template <class R>
+Lanes<typename R::Geometry::Bitboard> king_reach(typename R::Geometry::Bitboard kings,
+                                                 typename R::Geometry::Bitboard empty) {
+    using G = typename R::Geometry;
+    using L = Lanes<typename G::Bitboard>;
+    if constexpr (R::kKing == KingRange::kFlying)
+        return king_rays<G>(kings, empty);
+    else
+        return G::step4(L::broadcast(kings)) & L::broadcast(empty);
+}
+
+// The quiet moves of the kings in `kings`, to `sink`.
+template <class R, class Sink>
+void generate_king_steps(typename R::Geometry::Bitboard kings, typename R::Geometry::Bitboard empty,
+                         Sink& sink) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    for_each_bit(kings, [&](int from) {
+        const Lanes<B> rays = king_reach<R>(bit<B>(from), empty);
+        for (int d = 0; d < 4; ++d)
+            for_each_bit(rays[d], [&](int to) {
+                Move<G> m;
+                m.from = std::uint8_t(from);
+                m.to = std::uint8_t(to);
+                m.flags = Move<G>::kKingMoves;
+                sink.add(m, nullptr, 0);
+            });
+    });
+}
+
 template <class R, Color Us>
 int count_quiet(const Position<R>& p) {
     using G = typename R::Geometry;
@@ -260,11 +292,7 @@ int count_quiet(const Position<R>& p) {
             popcount(B(G::template step<S::kRight>(men) & empty));
     if (kings) {
         // Rays of different kings in one direction never overlap: the nearer king blocks.
-        Lanes<B> rays;
-        if constexpr (R::kKing == KingRange::kFlying)
-            rays = king_rays<G>(kings, empty);
-        else
-            rays = G::step4(Lanes<B>::broadcast(kings)) & Lanes<B>::broadcast(empty);
+        const Lanes<B> rays = king_reach<R>(kings, empty);
         n += popcount(rays[0]) + popcount(rays[1]) + popcount(rays[2]) + popcount(rays[3]);
     }
     return n;
@@ -288,21 +316,7 @@ void generate_quiet(const Position<R>& p, Sink& sink) {
     };
     man_steps.template operator()<S::kLeft>();
     man_steps.template operator()<S::kRight>();
-    for_each_bit(kings, [&](int from) {
-        Lanes<B> rays;
-        if constexpr (R::kKing == KingRange::kFlying)
-            rays = king_rays<G>(bit<B>(from), empty);
-        else
-            rays = G::step4(Lanes<B>::broadcast(bit<B>(from))) & Lanes<B>::broadcast(empty);
-        for (int d = 0; d < 4; ++d)
-            for_each_bit(rays[d], [&](int to) {
-                Move<G> m;
-                m.from = std::uint8_t(from);
-                m.to = std::uint8_t(to);
-                m.flags = Move<G>::kKingMoves;
-                sink.add(m, nullptr, 0);
-            });
-    });
+    generate_king_steps<R>(kings, empty, sink);
 }
 
 template <class G>
@@ -393,13 +407,44 @@ private:
 
 // Where the men's jumps land, one lane per direction: a set bit in lane d is the square a man
 // reaches by jumping an adjacent enemy piece in direction d. All lanes empty: no man can capture.
+// Where men land by jumping a piece of `them` onto a square of `empty`: lane d holds the
+// jumps in direction d of the men in lane d of `from` (the directions men capture in only).
 template <class R, Color Us>
-Lanes<typename R::Geometry::Bitboard> first_jumps(const Position<R>& p) {
+Lanes<typename R::Geometry::Bitboard> man_jumps(Lanes<typename R::Geometry::Bitboard> from,
+                                                typename R::Geometry::Bitboard them,
+                                                typename R::Geometry::Bitboard empty) {
     using G = typename R::Geometry;
     using L = Lanes<typename G::Bitboard>;
-    using S = Side<R, Us>;
-    const L men = L::broadcast(p.pieces[int(Us)] & ~p.kings) & S::kManCapture;
-    return G::step4(G::step4(men) & L::broadcast(p.pieces[int(~Us)])) & L::broadcast(p.empty());
+    return G::step4(G::step4(from & Side<R, Us>::kManCapture) & L::broadcast(them)) &
+           L::broadcast(empty);
+}
+// The same for the men on `from`, in every direction.
+template <class R, Color Us>
+Lanes<typename R::Geometry::Bitboard> man_jumps(typename R::Geometry::Bitboard from,
+                                                typename R::Geometry::Bitboard them,
+                                                typename R::Geometry::Bitboard empty) {
+    return man_jumps<R, Us>(Lanes<typename R::Geometry::Bitboard>::broadcast(from), them, empty);
+}
+
+template <class R, Color Us>
+Lanes<typename R::Geometry::Bitboard> first_jumps(const Position<R>& p) {
+    return man_jumps<R, Us>(p.pieces[int(Us)] & ~p.kings, p.pieces[int(~Us)], p.empty());
+}
+
+// Keeps in `landings` the squares from which a man's capture goes on as a man: one that lands on
+// its far row stops there (Czech, English) or passes on as a man (Brazilian, Pool,
+// International). Returns false when one would go on as a king (Russian), which only the search
+// follows.
+template <class R, Color Us>
+bool keep_men_going_on(Lanes<typename R::Geometry::Bitboard>& landings) {
+    using B = typename R::Geometry::Bitboard;
+    constexpr B kFar = Side<R, Us>::kPromotion;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        return !((landings[0] | landings[1] | landings[2] | landings[3]) & kFar);
+    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
+        landings &= Lanes<B>::broadcast(B(~kFar));
+    }
+    return true;
 }
 
 template <class R, Color Us>
@@ -413,23 +458,12 @@ bool has_capture(const Position<R>& p) {
 template <class R, Color Us>
 bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
                        typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard empty) {
-    using G = typename R::Geometry;
-    using B = typename G::Bitboard;
-    using L = Lanes<B>;
-    using S = Side<R, Us>;
-    const B ends = land[0] | land[1] | land[2] | land[3];
-    B go_on = ends;
-    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        if (ends & S::kPromotion) return false;  // it would go on as a king: leave it to the search
-    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
-        go_on &= ~S::kPromotion;
-    }
+    auto go_on = land;
+    if (!keep_men_going_on<R, Us>(go_on)) return false;
     // A second jump from a landing square: the start squares are still occupied here, which is
     // exact, since jumping back over the piece just taken is the only way to reach one's own start
     // square in two jumps, and that is forbidden anyway.
-    return !(G::step4(G::step4(L::broadcast(go_on) & S::kManCapture) & L::broadcast(them)) &
-             L::broadcast(empty))
-                .any();
+    return !man_jumps<R, Us>(go_on[0] | go_on[1] | go_on[2] | go_on[3], them, empty).any();
 }
 
 template <class R, Color Us>
@@ -457,38 +491,25 @@ template <class R, Color Us>
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = Lanes<B>;
-    using S = Side<R, Us>;
-    const B ends = land[0] | land[1] | land[2] | land[3];
     L go_on = land;
-    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        if (ends & S::kPromotion) return -1;  // it would go on as a king
-    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
-        go_on &= L::broadcast(B(~S::kPromotion));
-    }
-    const L lthem = L::broadcast(them), lempty = L::broadcast(empty);
-    auto seconds = [&](B from) {
-        return G::step4(G::step4(L::broadcast(from) & S::kManCapture) & lthem) & lempty;
-    };
-    const L all = seconds(go_on[0] | go_on[1] | go_on[2] | go_on[3]);  // lane d2: second landings
+    if (!keep_men_going_on<R, Us>(go_on)) return -1;
+    // Lane d2: where second jumps in direction d2 land.
+    const L all = man_jumps<R, Us>(go_on[0] | go_on[1] | go_on[2] | go_on[3], them, empty);
     if (!all.any())
         return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
 
     // A third jump anywhere: leave it to the search. Lane d3 takes the second landings of every
     // direction but the opposite one (jumping straight back over the second victim).
     L from = all;
-    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        if ((all[0] | all[1] | all[2] | all[3]) & S::kPromotion) return -1;
-    } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
-        from &= L::broadcast(B(~S::kPromotion));
-    }
+    if (!keep_men_going_on<R, Us>(from)) return -1;
     const B u01 = from[0] | from[1], u23 = from[2] | from[3];
     const L third_from(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
-    if ((G::step4(G::step4(third_from & S::kManCapture) & lthem) & lempty).any()) return -1;
+    if (man_jumps<R, Us>(third_from, them, empty).any()) return -1;
 
     // Free choice: a first jump with no second one is a whole move too.
     int n = 0;
     for (int d = 0; d < 4; ++d) {
-        const L x = seconds(go_on[d]);
+        const L x = man_jumps<R, Us>(go_on[d], them, empty);
         n += popcount(x[0]) + popcount(x[1]) + popcount(x[2]) + popcount(x[3]);
         if constexpr (R::kPrecedence != Precedence::kMostPieces) {
             const L back = G::step4_back(G::step4_back(x));

@@ -101,9 +101,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
                 const B from = G::step(victim, opposite(d));
                 const B them = men & ~victim, own = us ^ from ^ to;
                 const B free = empty ^ from ^ to ^ victim;
-                const L jumps = G::step4(G::step4(L::broadcast(them) & T::kManCapture) &
-                                         L::broadcast(own)) &
-                                L::broadcast(free);
+                const L jumps = man_jumps<R, Them>(them, own, free);
                 if (!jumps.any()) {
                     n += std::uint64_t(popcount(B(G::template step<T::kLeft>(them) & free)) +
                                        popcount(B(G::template step<T::kRight>(them) & free)));
@@ -190,23 +188,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
     };
     man_steps.template operator()<S::kLeft>();
     man_steps.template operator()<S::kRight>();
-    if (p.pieces[int(Us)] & p.kings) {
-        for_each_bit(us & p.kings, [&](int from) {
-            L rays;
-            if constexpr (R::kKing == KingRange::kFlying)
-                rays = king_rays<G>(bit<B>(from), empty);
-            else
-                rays = G::step4(L::broadcast(bit<B>(from))) & L::broadcast(empty);
-            for (int d = 0; d < 4; ++d)
-                for_each_bit(rays[d], [&](int t) {
-                    Move<G> m;
-                    m.from = std::uint8_t(from);
-                    m.to = std::uint8_t(t);
-                    m.flags = Move<G>::kKingMoves;
-                    visit.add(m, nullptr, 0);
-                });
-        });
-    }
+    generate_king_steps<R>(B(us & p.kings), empty, visit);
     return n;
 }
 
