@@ -10,15 +10,24 @@
 
 namespace dambit {
 
+// What a key hashes: the three piece sets and the side to move, packed.
+template <class R>
+struct KeyBytes {
+    using B = typename R::Geometry::Bitboard;
+    unsigned char bytes[3 * sizeof(B) + 1];
+
+    explicit KeyBytes(const Position<R>& p) {
+        std::memcpy(bytes, &p.pieces[0], sizeof(B));
+        std::memcpy(bytes + sizeof(B), &p.pieces[1], sizeof(B));
+        std::memcpy(bytes + 2 * sizeof(B), &p.kings, sizeof(B));
+        bytes[3 * sizeof(B)] = static_cast<unsigned char>(p.side);
+    }
+};
+
 template <class R>
 std::uint64_t position_key(const Position<R>& p, std::uint64_t seed = 0) {
-    using B = typename R::Geometry::Bitboard;
-    unsigned char buf[3 * sizeof(B) + 1];
-    std::memcpy(buf, &p.pieces[0], sizeof(B));
-    std::memcpy(buf + sizeof(B), &p.pieces[1], sizeof(B));
-    std::memcpy(buf + 2 * sizeof(B), &p.kings, sizeof(B));
-    buf[3 * sizeof(B)] = static_cast<unsigned char>(p.side);
-    return XXH3_64bits_withSeed(buf, sizeof buf, seed);
+    const KeyBytes<R> k(p);
+    return XXH3_64bits_withSeed(k.bytes, sizeof k.bytes, seed);
 }
 
 }  // namespace dambit

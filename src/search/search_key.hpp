@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "key.hpp"
 
@@ -23,14 +22,9 @@ namespace dambit::search {
 
 template <class R>
 std::uint64_t search_key(const Position<R>& p) {
-    using B = typename R::Geometry::Bitboard;
-    unsigned char buf[3 * sizeof(B) + 1];
-    std::memcpy(buf, &p.pieces[0], sizeof(B));
-    std::memcpy(buf + sizeof(B), &p.pieces[1], sizeof(B));
-    std::memcpy(buf + 2 * sizeof(B), &p.kings, sizeof(B));
-    buf[3 * sizeof(B)] = static_cast<unsigned char>(p.side);
+    const KeyBytes<R> k(p);
     // Under XXH_INLINE_ALL this name is the inline copy.
-    return XXH3_64bits_withSeed(buf, sizeof buf, 0);
+    return XXH3_64bits_withSeed(k.bytes, sizeof k.bytes, 0);
 }
 
 }  // namespace dambit::search
