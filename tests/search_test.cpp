@@ -417,46 +417,33 @@ TEST_CASE("evaluation knows the drawn three kings against one on the long diagon
 // ---------------------------------------------------------------------------------------------
 // Draw rules (RULES.md §5).
 
-TEST_CASE("the move-count draw rules of Russian and International", "[search][draw]") {
+// The rule draws `p` once `counter` reaches `limit` plies, and not one ply before.
+template <class R>
+void check_draw_limit(const Position<R>& p, std::uint16_t DrawCounters::*counter, int limit) {
+    INFO(to_fen<R>(p) << " at " << limit << " plies");
     DrawCounters c;
+    c.*counter = std::uint16_t(limit - 1);
+    CHECK_FALSE(drawn_by_counters(p, c));
+    c.*counter = std::uint16_t(limit);
+    CHECK(drawn_by_counters(p, c));
+}
+
+TEST_CASE("the move-count draw rules of Russian and International", "[search][draw]") {
+    constexpr auto kKingsOnly = &DrawCounters::kings_only;
+    constexpr auto kSameMaterial = &DrawCounters::same_material;
     // Russian: 15 moves of each side (30 plies) with only kings moving.
     const auto ru = parse_fen<Russian>("W:WKa1,c3:BKh8,f6");
-    c.kings_only = 29;
-    CHECK_FALSE(drawn_by_counters(ru, c));
-    c.kings_only = 30;
-    CHECK(drawn_by_counters(ru, c));
+    check_draw_limit(ru, kKingsOnly, 30);
     // Russian, kings on both sides and 4 pieces: 30 moves (60 plies) without capture or promotion.
-    c = {};
-    c.same_material = 59;
-    CHECK_FALSE(drawn_by_counters(ru, c));
-    c.same_material = 60;
-    CHECK(drawn_by_counters(ru, c));
+    check_draw_limit(ru, kSameMaterial, 60);
     // Russian, three kings against a lone king: 15 moves.
-    const auto three = parse_fen<Russian>("W:WKc1,Ke1,Kg1:BKb6");
-    c = {};
-    c.same_material = 29;
-    CHECK_FALSE(drawn_by_counters(three, c));
-    c.same_material = 30;
-    CHECK(drawn_by_counters(three, c));
+    check_draw_limit(parse_fen<Russian>("W:WKc1,Ke1,Kg1:BKb6"), kSameMaterial, 30);
     // International: two kings against a king, 5 moves; three pieces with a king, 16 moves.
-    const auto two = parse_fen<International>("W:WK1,K7:BK50");
-    c = {};
-    c.same_material = 9;
-    CHECK_FALSE(drawn_by_counters(two, c));
-    c.same_material = 10;
-    CHECK(drawn_by_counters(two, c));
-    const auto king_two_men = parse_fen<International>("W:WK40,45,48:BK11");
-    c.same_material = 31;
-    CHECK_FALSE(drawn_by_counters(king_two_men, c));
-    c.same_material = 32;
-    CHECK(drawn_by_counters(king_two_men, c));
+    check_draw_limit(parse_fen<International>("W:WK1,K7:BK50"), kSameMaterial, 10);
+    check_draw_limit(parse_fen<International>("W:WK40,45,48:BK11"), kSameMaterial, 32);
     // International, 25 moves of each side with only kings: 50 plies.
-    const auto kings = parse_fen<International>("W:WK1,K7,20:BK50,K45,30");
-    c = {};
-    c.kings_only = 49;
-    CHECK_FALSE(drawn_by_counters(kings, c));
-    c.kings_only = 50;
-    CHECK(drawn_by_counters(kings, c));
+    check_draw_limit(parse_fen<International>("W:WK1,K7,20:BK50,K45,30"), kKingsOnly, 50);
+    DrawCounters c;
     // Czech has only the repetition rule.
     c.kings_only = 200;
     c.same_material = 200;
