@@ -58,23 +58,8 @@ struct Settings {
     Duplicates duplicates = Duplicates::kDrop;
     int threads = 1;
     std::unique_ptr<PerftHash> hash;
-    bool progress = false;  // report finished root moves on stderr during long depths
+    bool progress = false;  // report finished subtrees on stderr during long depths
 };
-
-// Perft at one depth with the settings' threads and hash; also returns per-root counts.
-template <class R>
-std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& s) {
-    const auto t0 = Clock::now();
-    int done = 0;
-    return perft_divide<R>(p, depth, s.duplicates, s.threads, s.hash.get(),
-                           [&](int, std::uint64_t) {
-                               ++done;
-                               const double el = seconds_since(t0);
-                               if (s.progress && el > 2.0)
-                                   std::fprintf(stderr, "  depth %d: %d root moves done, %.1f s\r",
-                                                depth, done, el);
-                           });
-}
 
 std::uint64_t sum(const std::vector<std::uint64_t>& v) {
     std::uint64_t n = 0;
@@ -168,34 +153,42 @@ struct Checkpoint {
     }
 };
 
-// Perft at one depth through a checkpoint: subtrees already in it are not counted again.
+// Perft at one depth with the settings' threads and hash; returns the count of each root move.
+// With a checkpoint, the subtrees it already holds are not counted again, and those counted now
+// go into it.
 template <class R>
-std::vector<std::uint64_t> run_depth_checkpointed(const Position<R>& p, int depth, Settings& s,
-                                                  Checkpoint& c) {
+std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& s,
+                                     Checkpoint* c = nullptr) {
     const PerftSplit<R> split = perft_split(p, depth, s.duplicates);
-    std::uint64_t key = std::uint64_t(split.sub_depth);
-    for (std::size_t k = 0; k < split.pos.size(); ++k)
-        key = position_key(split.pos[k], key ^ std::uint64_t(split.root[k]));
     std::vector<std::int64_t> sub(split.pos.size(), -1);
-    c.resumed = 0;
-    if (c.split_depth == depth && c.subtrees == split.pos.size() && c.split_key == key) {
-        for (const auto& [k, n] : c.done) sub[k] = std::int64_t(n);
-        c.resumed = c.done.size();
-    } else {
-        c.split_depth = depth;
-        c.subtrees = split.pos.size();
-        c.split_key = key;
-        c.done.clear();
-        c.save();
+    if (c) {
+        std::uint64_t key = std::uint64_t(split.sub_depth);
+        for (std::size_t k = 0; k < split.pos.size(); ++k)
+            key = position_key(split.pos[k], key ^ std::uint64_t(split.root[k]));
+        c->resumed = 0;
+        if (c->split_depth == depth && c->subtrees == split.pos.size() && c->split_key == key) {
+            for (const auto& [k, n] : c->done) sub[k] = std::int64_t(n);
+            c->resumed = c->done.size();
+        } else {
+            c->split_depth = depth;
+            c->subtrees = split.pos.size();
+            c->split_key = key;
+            c->done.clear();
+            c->save();
+        }
     }
     const auto t0 = Clock::now();
+    std::size_t done = c ? c->resumed : 0;
     perft_run(split, s.duplicates, s.threads, s.hash.get(), sub, [&](int k, std::uint64_t n) {
-        c.done[std::size_t(k)] = n;
-        if (seconds_since(c.last_write) >= 1.0) c.save();
+        ++done;
+        if (c) {
+            c->done[std::size_t(k)] = n;
+            if (seconds_since(c->last_write) >= 1.0) c->save();
+        }
         const double el = seconds_since(t0);
         if (s.progress && el > 2.0)
-            std::fprintf(stderr, "  depth %d: %zu of %zu subtrees done, %.1f s\r", depth,
-                         c.done.size(), sub.size(), el);
+            std::fprintf(stderr, "  depth %d: %zu of %zu subtrees done, %.1f s\r", depth, done,
+                         sub.size(), el);
     });
     std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
     for (std::size_t k = 0; k < sub.size(); ++k)
@@ -219,8 +212,7 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
                 std::printf("%5d %16llu %10s %10s  (from the checkpoint)\n", d, n, "-", "-");
             continue;
         }
-        const auto counts =
-            checkpoint ? run_depth_checkpointed(p, d, s, *checkpoint) : run_depth(p, d, s);
+        const auto counts = run_depth(p, d, s, checkpoint);
         const double el = seconds_since(t0);
         const std::uint64_t n = sum(counts);
         if (checkpoint) {
