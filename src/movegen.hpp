@@ -472,7 +472,64 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
     return !kings_capture && single_jumps_only<R, Us>(land, p.pieces[int(~Us)], p.empty());
 }
 
-// Counts the men's captures without a search when none is longer than two jumps and no king of
+// The men that can capture, from their landing squares.
+template <class G>
+typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
+    const auto from = G::step4_back(G::step4_back(land));
+    return from[0] | from[1] | from[2] | from[3];
+}
+
+// Lane d: the squares of the lanes of `from` other than opposite(d), i.e. where a jump in
+// direction d may follow, since jumping straight back over the piece just taken is forbidden.
+template <class B>
+Lanes<B> not_straight_back(const Lanes<B>& from) {
+    static_assert(kNE == 0 && kNW == 1 && kSE == 2 && kSW == 3, "lane order");
+    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
+    return Lanes<B>(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
+}
+
+// count_short_captures when some capture has three jumps: each (first, second) direction pair is
+// followed on its own. Returns -1 when a fourth jump might exist, looked for with every start
+// square and every square of `maybe_empty` free (a loop of four jumps ends on the start square),
+// or when a man would be crowned and go on as a king.
+template <class R, Color Us>
+[[gnu::noinline]] int count_three_jump_captures(const Lanes<typename R::Geometry::Bitboard>& land,
+                                                const Lanes<typename R::Geometry::Bitboard>& go_on,
+                                                const Lanes<typename R::Geometry::Bitboard>& from2,
+                                                typename R::Geometry::Bitboard them,
+                                                typename R::Geometry::Bitboard empty,
+                                                typename R::Geometry::Bitboard maybe_empty) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    L from3 = man_jumps<R, Us>(not_straight_back(from2), them, empty);
+    if (!keep_men_going_on<R, Us>(from3)) return -1;
+    if (man_jumps<R, Us>(not_straight_back(from3), them, B(maybe_empty | jump_origins<G>(land)))
+            .any())
+        return -1;
+    int n1 = 0, n2 = 0, n3 = 0;  // whole moves of one, two and three jumps
+    for (int d1 = 0; d1 < 4; ++d1) {
+        const L x2 = man_jumps<R, Us>(go_on[d1], them, empty);
+        L go2 = x2;
+        keep_men_going_on<R, Us>(go2);
+        B back2 = 0;
+        for (int d2 = 0; d2 < 4; ++d2) {
+            const B x = x2[d2];
+            if (!x) continue;
+            back2 |= G::step(G::step(x, opposite(d2)), opposite(d2));
+            const L x3 = man_jumps<R, Us>(L::broadcast(go2[d2]) & ~only<G>(opposite(d2)), them,
+                                          empty);
+            n3 += popcount(x3[0]) + popcount(x3[1]) + popcount(x3[2]) + popcount(x3[3]);
+            const L back3 = G::step4_back(G::step4_back(x3));
+            n2 += popcount(B(x & ~(back3[0] | back3[1] | back3[2] | back3[3])));
+        }
+        n1 += popcount(B(land[d1] & ~back2));
+    }
+    if constexpr (R::kPrecedence == Precedence::kMostPieces) return n3 ? n3 : n2 ? n2 : n1;
+    return n1 + n2 + n3;
+}
+
+// Counts the men's captures without a search when none is longer than three jumps and no king of
 // ours can capture; returns -1 when a longer capture, or a man crowned in the middle of a capture
 // who goes on as a king, needs the search. `land` is first_jumps, `them` the opponent's pieces,
 // `empty` the free squares.
@@ -483,11 +540,16 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
 // victim again other than by jumping straight back, which lands on the man's start square, still
 // occupied here; a third jump can neither land on the start square (three diagonal jumps never
 // add up to zero) nor take an earlier victim other than by jumping straight back, which is masked
-// out. Two jumps never make a duplicate (kMinDuplicateCaptures), so both conventions agree.
+// out. Three jumps never make a duplicate either: two orders of the same directions take
+// different pieces, and two different sets of three directions with the same sum contain a
+// straight turn back. So both conventions agree.
+//
+// `maybe_empty` (a superset of `empty`) is where a jump beyond those counted is looked for: a
+// caller that counts the replies to several moves at once passes the squares those moves empty.
 template <class R, Color Us>
 [[gnu::always_inline]] inline int count_short_captures(
     const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
-    typename R::Geometry::Bitboard empty) {
+    typename R::Geometry::Bitboard empty, typename R::Geometry::Bitboard maybe_empty) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = Lanes<B>;
@@ -498,13 +560,10 @@ template <class R, Color Us>
     if (!all.any())
         return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
 
-    // A third jump anywhere: leave it to the search. Lane d3 takes the second landings of every
-    // direction but the opposite one (jumping straight back over the second victim).
     L from = all;
     if (!keep_men_going_on<R, Us>(from)) return -1;
-    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
-    const L third_from(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
-    if (man_jumps<R, Us>(third_from, them, empty).any()) return -1;
+    if (man_jumps<R, Us>(not_straight_back(from), them, maybe_empty).any())
+        return count_three_jump_captures<R, Us>(land, go_on, from, them, empty, maybe_empty);
 
     // Free choice: a first jump with no second one is a whole move too.
     int n = 0;
@@ -518,12 +577,11 @@ template <class R, Color Us>
     }
     return n;
 }
-
-// The men that can capture, from their landing squares.
-template <class G>
-typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
-    const auto from = G::step4_back(G::step4_back(land));
-    return from[0] | from[1] | from[2] | from[3];
+template <class R, Color Us>
+[[gnu::always_inline]] inline int count_short_captures(
+    const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
+    typename R::Geometry::Bitboard empty) {
+    return count_short_captures<R, Us>(land, them, empty, empty);
 }
 
 template <class R, Color Us, class Sink>

@@ -159,7 +159,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
         generate_quiet<R, Us>(p, visit);
         return n;
     }
-    const L over = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
+    const L lands = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
     const B own_men = us & ~p.kings;
     auto man_steps = [&]<int Dir>() {
         constexpr int Back = opposite(Dir);
@@ -170,21 +170,51 @@ std::uint64_t perft2_side(const Position<R>& p) {
         B over_to = victims[Back], into_from = 0;
         for (int d = 0; d < 4; ++d)
             if (d != Back) {
-                over_to |= over[d];
+                over_to |= lands[d];
                 into_from |= threats[d];
             }
-        const B capture = to & (over_to | G::template step<Dir>(into_from));
+        const B into = to & G::template step<Dir>(into_from);
+        const B capture = to & (over_to | into);
         const B quiet = to & ~capture, from = G::template step<Back>(quiet);
         n += std::uint64_t(base * popcount(quiet) + popcount(B(from & left)) +
                            popcount(B(from & right)) - popcount(B(quiet & left)) -
                            popcount(B(quiet & right)));
-        for_each_bit(capture, [&](int t) {
-            Move<G> m;
-            m.to = std::uint8_t(t);
-            m.from = std::uint8_t(lsb(G::template step<Back>(bit<B>(t))));
-            m.flags = (bit<B>(t) & S::kPromotion) ? Move<G>::kPromotes : 0;
-            n += std::uint64_t(reply(m));
-        });
+        auto each_reply = [&](B moves) {
+            for_each_bit(moves, [&](int t) {
+                Move<G> m;
+                m.to = std::uint8_t(t);
+                m.from = std::uint8_t(lsb(G::template step<Back>(bit<B>(t))));
+                m.flags = (bit<B>(t) & S::kPromotion) ? Move<G>::kPromotes : 0;
+                n += std::uint64_t(reply(m));
+            });
+        };
+        each_reply(into);
+        // The moves whose replies can only capture the moved man: counted all at once, as if
+        // one position held every reply. That is exact because none of these replies sees
+        // another move's squares. Their first jumps (lane j: over `to` in direction j, landing
+        // on `from` for j = Back) are told apart by the lanes, and so are the jumps that follow,
+        // none of which takes a piece on `from` or lands on `from` or `to`. Seen from `to`, the
+        // k-th victim of a reply lies at j + 2(d2 + ... + d[k-1]) + dk and the k-th landing at
+        // j + 2(d2 + ... + dk), for unit diagonals j, d2, d3: a victim is an even number of
+        // files away, never on `from` (one file away), and back on `to` only by a straight turn
+        // back; a landing (k = 2, 3) reaches `from` or `to` only by a straight turn back or
+        // with their man having stood on `from`. A fourth jump is looked for with every `from`
+        // free, and where one might exist, or a man would be crowned, each move is counted on
+        // its own. Majority capture compares within one position, so it is left out.
+        if (const B over = capture & ~into; over) {
+            const L first = G::step4(L::broadcast(over) & victims) &
+                            (L::broadcast(empty) | only<G>(Back));
+            int k = -1;
+            if constexpr (R::kPrecedence != Precedence::kMostPieces) {
+                if (!((first[0] | first[1] | first[2] | first[3]) & T::kPromotion))
+                    k = count_short_captures<R, Them>(first, us, empty,
+                                                      B(empty | G::template step<Back>(over)));
+            }
+            if (k >= 0)
+                n += std::uint64_t(k);
+            else
+                each_reply(over);
+        }
     };
     man_steps.template operator()<S::kLeft>();
     man_steps.template operator()<S::kRight>();
