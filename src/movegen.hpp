@@ -565,7 +565,18 @@ template <class R, Color Us>
     if (man_jumps<R, Us>(not_straight_back(from), them, maybe_empty).any())
         return count_three_jump_captures<R, Us>(land, go_on, from, them, empty, maybe_empty);
 
-    // Free choice: a first jump with no second one is a whole move too.
+    // Free choice: a first jump with no second one is a whole move too. When no square is the
+    // landing of two first jumps (the usual case), each bit of `all` is one two-jump path, and
+    // the first jumps with a second one are where `all` comes from.
+    const B l0 = land[0], l1 = land[1], l2 = land[2], l3 = land[3];
+    if (!(((l0 | l1) & (l2 | l3)) | (l0 & l1) | (l2 & l3))) {
+        int n = popcount(all[0]) + popcount(all[1]) + popcount(all[2]) + popcount(all[3]);
+        if constexpr (R::kPrecedence != Precedence::kMostPieces) {
+            const L back = G::step4_back(G::step4_back(all));
+            n += popcount(B((l0 | l1 | l2 | l3) & ~(back[0] | back[1] | back[2] | back[3])));
+        }
+        return n;
+    }
     int n = 0;
     for (int d = 0; d < 4; ++d) {
         const L x = man_jumps<R, Us>(go_on[d], them, empty);

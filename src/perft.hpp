@@ -161,7 +161,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
     }
     const L lands = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
     const B own_men = us & ~p.kings;
-    auto man_steps = [&]<int Dir>() {
+    auto man_steps = [&]<int Dir>() __attribute__((always_inline)) {
         constexpr int Back = opposite(Dir);
         const B to = G::template step<Dir>(own_men) & empty;
         if (!to) return;
