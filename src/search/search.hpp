@@ -59,6 +59,9 @@ template <class R>
 struct Shared {
     TranspositionTable* table = nullptr;
     const Evaluator<R>* eval = nullptr;
+    // `eval` when it is the hand-made evaluation (a final class): then called directly, which
+    // lets the compiler inline it into the quiescence search.
+    const HandEvaluator<R>* hand_eval = nullptr;
     Tuning tuning;
     Limits limits;
     Clock::time_point start;
@@ -155,6 +158,9 @@ private:
     }
     void count_node(int ply);
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
+    Score evaluate(const Position<R>& p) const {
+        return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
+    }
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
 
@@ -306,7 +312,7 @@ template <class R>
 Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture) {
     count_node(ply);
     pv_length_[ply] = ply;
-    if (ply >= kMaxPly - 1) return s_.eval->evaluate(p);
+    if (ply >= kMaxPly - 1) return evaluate(p);
     return p.side == Color::kWhite
                ? qsearch_moves<Color::kWhite>(p, ply, alpha, beta, can_capture)
                : qsearch_moves<Color::kBlack>(p, ply, alpha, beta, can_capture);
@@ -339,7 +345,7 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
         }
     }
     if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
-    return s_.eval->evaluate(p);
+    return evaluate(p);
 }
 
 // Step 1. At the horizon: one more ply when the opponent threatens a capture the static score
@@ -374,7 +380,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     if (repeated(ply, key, dc)) return kDraw;
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
     if (ply >= kMaxPly - 1)
-        return has_capture(p) ? qsearch(p, ply, alpha, beta) : s_.eval->evaluate(p);
+        return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
     const Score alpha0 = alpha;
