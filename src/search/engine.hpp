@@ -56,6 +56,7 @@ public:
         Shared<R>& s = shared_;
         s.table = &table_;
         s.eval = eval_.get();
+        s.hand_eval = dynamic_cast<const HandEvaluator<R>*>(s.eval);
         s.limits = limits;
         s.start = Clock::now();
         s.stop.store(false);

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdlib>
 
+#include "movegen.hpp"
 #include "position.hpp"
 #include "search/eval_weights.hpp"
 #include "search/score.hpp"
@@ -69,6 +70,18 @@ struct EvalTables {
         return s;
     }
 
+    // shadow() for both colours at once: lane c holds shadow(c, enemy[c]) (lanes 2 and 3 unused).
+    static Lanes<B> shadows(B enemy_of_white, B enemy_of_black) {
+        using L = Lanes<B>;
+        constexpr L kMaskA(G::kPremask[kSE], G::kPremask[kNE], 0, 0);
+        constexpr L kShiftA(B(G::kShift[kSE]), B(G::kShift[kNE]), 1, 1);
+        constexpr L kMaskB(G::kPremask[kSW], G::kPremask[kNW], 0, 0);
+        constexpr L kShiftB(B(G::kShift[kSW]), B(G::kShift[kNW]), 1, 1);
+        L s(enemy_of_white, enemy_of_black, 0, 0);
+        for (int i = 0; i < N - 1; ++i) s |= rotl(s & kMaskA, kShiftA) | rotl(s & kMaskB, kShiftB);
+        return s;
+    }
+
     static constexpr B mask_where(bool (*pred)(int file, int rank)) {
         B m = 0;
         for (int n = 1; n <= G::kSquares; ++n) {
@@ -110,41 +123,49 @@ public:
     Score evaluate(const Position<R>& p) const override {
         const B men[2] = {p.pieces[0] & ~p.kings, p.pieces[1] & ~p.kings};
         const B kings[2] = {p.pieces[0] & p.kings, p.pieces[1] & p.kings};
-        const int phase = std::min(popcount(B(men[0] | men[1])), kStartMen);
-        const B empty = p.empty();
+        const int men_count[2] = {popcount(men[0]), popcount(men[1])};
+        const int phase = std::min(men_count[0] + men_count[1], kStartMen);
+        // Advancement counted rank by rank, both colours in one loop (a few popcounts instead of
+        // a visit to every man; the compiler makes vector popcounts of it where it can).
+        int opening[2] = {0, 0}, ending[2] = {0, 0};
+        for (int j = 0; j < kAdvance.ranks; ++j) {
+            const int n0 = popcount(B(men[0] & kAdvance.mask[0][j]));
+            const int n1 = popcount(B(men[1] & kAdvance.mask[1][j]));
+            opening[0] += kAdvance.opening[j] * n0;
+            opening[1] += kAdvance.opening[j] * n1;
+            ending[0] += kAdvance.ending[j] * n0;
+            ending[1] += kAdvance.ending[j] * n1;
+        }
+        // Runaway men need the shadow of the enemy pieces of each colour without an enemy king:
+        // both shadows are spread at once.
+        Lanes<B> shadow{};
+        if (!kings[0] || !kings[1]) shadow = T::shadows(p.pieces[1], p.pieces[0]);
         int side_score[2] = {0, 0};
         for (int c = 0; c < 2; ++c) {
-            int s = kW.man * popcount(men[c]) + kW.king * popcount(kings[c]);
+            int s = kW.man * men_count[c] + kW.king * popcount(kings[c]);
             const bool them_no_king = kings[1 - c] == 0;
-            // Advancement counted rank by rank: a few popcounts instead of a visit to every man.
-            int opening = 0, ending = 0;
-            for (int r = 0; r < G::kSize; ++r) {
-                if (kW.advance_opening[r] == 0 && kW.advance_ending[r] == 0) continue;
-                const int n = popcount(B(men[c] & T::kRankMask[c][r]));
-                opening += kW.advance_opening[r] * n;
-                ending += kW.advance_ending[r] * n;
-            }
-            s += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
+            s += (opening[c] * phase + ending[c] * (kStartMen - phase)) / kStartMen;
             // A man whose way to the crown no enemy piece can block.
             if (them_no_king)
-                for_each_bit(B(men[c] & ~T::shadow(c, p.pieces[1 - c])), [&](int b) {
+                for_each_bit(B(men[c] & ~shadow[c]), [&](int b) {
                     s += kW.runaway[G::kSize - 1 - T::kRank[c][b]];
                 });
             s += kW.centre * popcount(B(men[c] & T::kCentre));
-            const int wing =
-                std::abs(popcount(B(men[c] & T::kLeftWing)) - popcount(B(men[c] & ~T::kLeftWing)));
+            // The men of the other wing are the rest of the men.
+            const int wing = std::abs(2 * popcount(B(men[c] & T::kLeftWing)) - men_count[c]);
             if (wing > 1) s -= kW.flank_imbalance * (wing - 1);
             if (them_no_king)
                 s += kW.back_rank *
                      std::min(popcount(B(men[c] & T::kBackRank[c])), kW.back_rank_max);
             if (kings[c]) {
                 s += kW.long_diagonal * popcount(B(kings[c] & T::kLongDiagonal));
-                s += kW.king_mobility * king_reach(kings[c], empty);
+                s += kW.king_mobility * king_reach(kings[c], p.empty());
             }
             side_score[c] = s;
         }
         Score score = side_score[0] - side_score[1];
-        score = score * draw_scale(p) / 16;
+        // Every known drawn ending has a king (and a board without pieces is never judged).
+        if (p.kings || !p.occupied()) score = score * draw_scale(p) / 16;
         return p.side == Color::kWhite ? score : -score;
     }
 
@@ -175,21 +196,32 @@ public:
     }
 
 private:
-    // Empty squares the kings reach in one move (flying or short, by the variant's rules).
+    // Empty squares the kings reach in one move (flying or short, by the variant's rules): the
+    // four directions at once. Rays of different kings in one direction never overlap (the nearer
+    // king blocks), so a popcount per direction counts every king's squares.
     static int king_reach(B kings, B empty) {
-        int n = 0;
-        for (int d = 0; d < 4; ++d) {
-            B ray = G::step(kings, d) & empty;
-            n += popcount(ray);
-            if constexpr (R::kKing == KingRange::kFlying) {
-                while (ray) {
-                    ray = G::step(ray, d) & empty;
-                    n += popcount(ray);
-                }
-            }
-        }
-        return n;
+        const Lanes<B> reach = detail::king_reach<R>(kings, empty);
+        return popcount(reach[0]) + popcount(reach[1]) + popcount(reach[2]) + popcount(reach[3]);
     }
+
+    // The ranks that carry an advancement weight, with their masks for each colour.
+    struct Advance {
+        int ranks = 0;
+        std::array<std::array<B, G::kSize>, 2> mask{};
+        std::array<int, G::kSize> opening{}, ending{};
+    };
+    static constexpr Advance kAdvance = [] {
+        Advance a;
+        for (int r = 0; r < G::kSize; ++r) {
+            if (kW.advance_opening[r] == 0 && kW.advance_ending[r] == 0) continue;
+            a.mask[0][a.ranks] = T::kRankMask[0][r];
+            a.mask[1][a.ranks] = T::kRankMask[1][r];
+            a.opening[a.ranks] = kW.advance_opening[r];
+            a.ending[a.ranks] = kW.advance_ending[r];
+            ++a.ranks;
+        }
+        return a;
+    }();
 };
 
 }  // namespace dambit::search

@@ -21,6 +21,7 @@
 #include "search/draw.hpp"
 #include "search/eval.hpp"
 #include "search/limits.hpp"
+#include "search/node_moves.hpp"
 #include "search/score.hpp"
 #include "search/search_key.hpp"
 #include "search/tt.hpp"
@@ -58,6 +59,9 @@ template <class R>
 struct Shared {
     TranspositionTable* table = nullptr;
     const Evaluator<R>* eval = nullptr;
+    // `eval` when it is the hand-made evaluation (a final class): then called directly, which
+    // lets the compiler inline it into the quiescence search.
+    const HandEvaluator<R>* hand_eval = nullptr;
     Tuning tuning;
     Limits limits;
     Clock::time_point start;
@@ -110,8 +114,19 @@ private:
     };
 
     Score root_search(const Position<R>& root, int depth, Score alpha, Score beta);
-    Score pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta, DrawCounters dc,
-              bool pv_node, std::uint64_t key = 0);
+    // A node `depth` plies above the horizon. Most children of a node one ply above it go straight
+    // to the quiescence search: that step is inlined into the caller, the rest is interior().
+    [[gnu::always_inline]] Score pvs(const Position<R>& p, int ply, int depth, Score alpha,
+                                     Score beta, DrawCounters dc, bool pv_node,
+                                     std::uint64_t key = 0) {
+        if (depth > 0) return interior(p, ply, depth, alpha, beta, dc, pv_node, key);
+        if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta);
+        return horizon(p, ply, depth, alpha, beta, dc, pv_node);
+    }
+    Score horizon(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
+                  DrawCounters dc, bool pv_node);
+    Score interior(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
+                   DrawCounters dc, bool pv_node, std::uint64_t key);
     // The key of a child about to be searched at `depth`, with its table bucket already on its way
     // into the cache; 0 for a child that goes straight to the quiescence search (no key needed).
     std::uint64_t child_key(const Position<R>& child, int depth) const {
@@ -122,6 +137,8 @@ private:
     }
     // `can_capture`: whether the side to move has a capture, when the caller knows (else -1).
     Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture = -1);
+    template <Color Us>
+    Score qsearch_moves(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
     // The generation index of the table's move in `list`, or -1.
@@ -141,6 +158,9 @@ private:
     }
     void count_node(int ply);
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
+    Score evaluate(const Position<R>& p) const {
+        return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
+    }
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
 
@@ -165,7 +185,9 @@ private:
     std::vector<std::array<SortKey, kMaxMoves>> sort_keys_ =
         std::vector<std::array<SortKey, kMaxMoves>>(kMaxPly + 1);
     std::array<std::array<M, 2>, kMaxPly + 1> killers_{};
-    std::array<std::array<std::array<int, G::kBits>, G::kBits>, 2> history_{};
+    // Per side, from-square and to-square. The values stay within +-16384 (see reward), so 16
+    // bits hold them, and the table takes half the cache it would as ints.
+    std::array<std::array<std::array<std::int16_t, G::kBits>, G::kBits>, 2> history_{};
     std::array<std::array<M, kMaxPly + 1>, kMaxPly + 1> pv_{};
     std::array<int, kMaxPly + 2> pv_length_{};
 };
@@ -241,18 +263,25 @@ void Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
 
 // Brings the key of the i-th move in order to place i of keys[0, n), for i = 0, 1, 2, ... in turn.
 // The moves stay in generation order; the keys (which hold their indices) are what is sorted, and
-// as all keys differ, any way of sorting gives the same order. The first move is picked alone (a
-// cut-off usually comes there, and then the others need no order); once it failed, the rest are
-// sorted at once, which measured faster than picking them one at a time.
+// as all keys differ, any way of sorting gives the same order. The first two moves are picked
+// alone (a cut-off usually comes at the first, and the second is picked while the first is
+// searched, to load its table bucket ahead); once both failed, the rest are sorted at once, which
+// measured faster than picking them one at a time.
 template <class R>
 void Worker<R>::order_next(SortKey* keys, int i, int n) {
-    if (i == 0) {
+    if (i <= 1) {
         int best = i;
         for (int j = i + 1; j < n; ++j)
             if (keys[j] > keys[best]) best = j;
         std::swap(keys[i], keys[best]);
-    } else if (i == 1 && n > 1) {
-        std::sort(keys + i, keys + n, std::greater<SortKey>());
+    } else if (i == 2 && n > 3) {
+        // Insertion sort: the lists are short.
+        for (int j = i + 1; j < n; ++j) {
+            const SortKey k = keys[j];
+            int h = j;
+            for (; h > i && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
+            keys[h] = k;
+        }
     }
 }
 
@@ -269,8 +298,8 @@ void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
     const int side = int(p.side);
     const int bonus = std::min(depth * depth, 400);
     auto adjust = [&](const M& x, int b) {
-        int& h = history_[side][x.from][x.to];
-        h += b - h * std::abs(b) / 16384;  // stays within +-16384
+        std::int16_t& h = history_[side][x.from][x.to];
+        h = std::int16_t(h + b - h * std::abs(b) / 16384);  // stays within +-16384
     };
     adjust(m, bonus);
     for (int i = 0; i < tried_count; ++i) {
@@ -283,48 +312,62 @@ template <class R>
 Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture) {
     count_node(ply);
     pv_length_[ply] = ply;
-    if (ply >= kMaxPly - 1) return s_.eval->evaluate(p);
-    // Captures are compulsory: a position with one to make is never judged statically.
-    if (can_capture < 0 ? has_capture(p) : can_capture != 0) {
-        MoveList<G>& list = lists_[ply];
-        generate<R>(p, list);
-        Score best = -kInfinite;
-        for (int i = 0; i < list.size(); ++i) {
-            const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha);
-            if (stopped()) return 0;
-            if (s > best) {
-                best = s;
-                if (s > alpha) {
-                    alpha = s;
-                    update_pv(ply, list[i]);
-                    if (s >= beta) break;
-                }
-            }
-        }
-        return best;
-    }
-    if (!has_move(p)) return loss_in(ply);
-    return s_.eval->evaluate(p);
+    if (ply >= kMaxPly - 1) return evaluate(p);
+    return p.side == Color::kWhite
+               ? qsearch_moves<Color::kWhite>(p, ply, alpha, beta, can_capture)
+               : qsearch_moves<Color::kBlack>(p, ply, alpha, beta, can_capture);
 }
 
 template <class R>
-Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
-                     DrawCounters dc, bool pv_node, std::uint64_t key) {
-    // Step 1. At the horizon: one more ply when the opponent threatens a capture the static
-    // score cannot see, else the quiescence search.
-    if (depth <= 0) {
-        int can_capture = -1;  // known here, so that the quiescence search need not look again
-        if (s_.tuning.threat_extension && depth == 0 && ply < 2 * root_depth_) {
-            can_capture = has_capture(p);
-            if (!can_capture) {
-                Position<R> passed = p;
-                passed.side = ~p.side;
-                if (has_capture(passed)) depth = 1;
+template <Color Us>
+Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score beta,
+                               int can_capture) {
+    if (can_capture != 0) {
+        // Captures are compulsory: a position with one to make is never judged statically.
+        const NodeMoves<R, Us> moves(p);
+        if (moves.must_capture()) {
+            MoveList<G>& list = lists_[ply];
+            moves.generate(list);
+            Score best = -kInfinite;
+            for (int i = 0; i < list.size(); ++i) {
+                const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha);
+                if (stopped()) return 0;
+                if (s > best) {
+                    best = s;
+                    if (s > alpha) {
+                        alpha = s;
+                        update_pv(ply, list[i]);
+                        if (s >= beta) break;
+                    }
+                }
             }
+            return best;
         }
-        if (depth <= 0) return qsearch(p, ply, alpha, beta, can_capture);
     }
+    if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
+    return evaluate(p);
+}
 
+// Step 1. At the horizon: one more ply when the opponent threatens a capture the static score
+// cannot see, else the quiescence search.
+template <class R>
+Score Worker<R>::horizon(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
+                         DrawCounters dc, bool pv_node) {
+    int can_capture = -1;  // known here, so that the quiescence search need not look again
+    if (depth == 0 && ply < 2 * root_depth_) {
+        can_capture = has_capture(p);
+        if (!can_capture) {
+            Position<R> passed = p;
+            passed.side = ~p.side;
+            if (has_capture(passed)) return interior(p, ply, 1, alpha, beta, dc, pv_node, 0);
+        }
+    }
+    return qsearch(p, ply, alpha, beta, can_capture);
+}
+
+template <class R>
+Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
+                          DrawCounters dc, bool pv_node, std::uint64_t key) {
     // Step 2. Count the node, watch the limits.
     count_node(ply);
     pv_length_[ply] = ply;
@@ -337,7 +380,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     if (repeated(ply, key, dc)) return kDraw;
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
     if (ply >= kMaxPly - 1)
-        return has_capture(p) ? qsearch(p, ply, alpha, beta) : s_.eval->evaluate(p);
+        return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
     const Score alpha0 = alpha;
@@ -364,32 +407,44 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     const int extension = list.size() == 1 && ply < 2 * root_depth_ ? 1 : 0;
 
     // Step 8. Order: table move, captures, promotions, killers, history. The table's move code is
-    // the index in generation order, so it is matched before any move is picked.
-    // The table's move will be searched first: its bucket starts loading now, while the moves
-    // are scored.
+    // the index in generation order, so it is matched before any move is picked, and it goes
+    // first.
     const int new_depth = depth - 1 + extension;
+    const int n = list.size();
     const int t = hit ? table_index(entry.move, list) : -1;
-    std::uint64_t next_key = 0;  // the key of move i, when known before its turn
-    if (t >= 0) next_key = child_key(p.play(list[t]), new_depth);
     SortKey* const keys = sort_keys_[ply].data();
     score_moves(p, ply, t, list, keys);
+    int ordered = 0;  // keys[0, ordered) hold the first moves in their final order
+    if (t >= 0) {
+        std::swap(keys[0], keys[t]);
+        ordered = 1;
+    }
+    // Brings the i-th move in order to keys[i] (see order_next).
+    const auto settle = [&](int i) {
+        if (i < ordered) return;
+        order_next(keys, i, n);
+        ordered = i <= 1 ? i + 1 : n;
+    };
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
     Score best = -kInfinite;
-    int best_index = -1;
+    int best_index = -1;  // generation index of the best move
     int searched = 0;
-    for (int i = 0; i < list.size(); ++i) {
-        const bool ahead = i > 0 && new_depth > 0;
-        if (!ahead) order_next(keys, i, list.size());
-        const M m = list[index_of(keys[i])];
+    std::uint64_t next_key = 0;  // the key of move i, when known before its turn
+    bool next_known = false;
+    for (int i = 0; i < n; ++i) {
+        settle(i);
+        const int x = index_of(keys[i]);  // the generation index of the i-th move in order
+        const M m = list[x];
         const Position<R> child = p.play(m);
         const DrawCounters cdc = dc.after(p, m);
-        const std::uint64_t ckey =
-            ahead || (i == 0 && t >= 0) ? next_key : child_key(child, new_depth);
-        // The next move in order is known already (the keys do not change in the loop): start
-        // loading its table bucket now, and it arrives while this move is searched.
-        if (new_depth > 0 && i + 1 < list.size()) {
-            order_next(keys, i + 1, list.size());
+        const std::uint64_t ckey = next_known ? next_key : child_key(child, new_depth);
+        // Once the moves are scored, the next in order is known already (the keys do not change
+        // in the loop): start loading its table bucket now, and it arrives while this move is
+        // searched.
+        next_known = new_depth > 0 && i + 1 < n && i > 0;
+        if (next_known) {
+            settle(i + 1);
             next_key = child_key(p.play(list[index_of(keys[i + 1])]), new_depth);
         }
         Score s;
@@ -412,7 +467,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
         if (s > best) {
             best = s;
             if (s > alpha) {
-                best_index = i;
+                best_index = x;
                 alpha = s;
                 update_pv(ply, m);
                 if (s >= beta) {
@@ -430,10 +485,7 @@ Score Worker<R>::pvs(const Position<R>& p, int ply, int depth, Score alpha, Scor
     d.bound = best >= beta                       ? Bound::kLower
               : best > alpha0 && best_index >= 0 ? Bound::kExact
                                                  : Bound::kUpper;
-    if (best_index >= 0) {
-        const int x = index_of(keys[best_index]);
-        d.move = code(x, list[x]);
-    }
+    if (best_index >= 0) d.move = code(best_index, list[best_index]);
     s_.table->store(key, d);
     return best;
 }

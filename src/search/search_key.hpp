@@ -5,7 +5,10 @@
 // algorithm, hence the same keys: a game history hashed by position_key() still matches).
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "key.hpp"
 
@@ -20,11 +23,29 @@
 
 namespace dambit::search {
 
+// Whether a position's own first bytes are its KeyBytes: the three piece sets in order, then the
+// side to move, whose first byte (little-endian) is its value. Then the key is hashed straight from
+// the position, without packing a copy first.
+template <class R>
+constexpr bool kKeyIsPrefix = [] {
+    using P = Position<R>;
+    using B = typename R::Geometry::Bitboard;
+    return std::endian::native == std::endian::little && std::is_standard_layout_v<P> &&
+           offsetof(P, pieces) == 0 && sizeof(decltype(P::pieces)) == 2 * sizeof(B) &&
+           offsetof(P, kings) == 2 * sizeof(B) && offsetof(P, side) == 3 * sizeof(B) &&
+           sizeof(P) >= sizeof(KeyBytes<R>);
+}();
+
 template <class R>
 std::uint64_t search_key(const Position<R>& p) {
-    const KeyBytes<R> k(p);
     // Under XXH_INLINE_ALL this name is the inline copy.
-    return XXH3_64bits_withSeed(k.bytes, sizeof k.bytes, 0);
+    if constexpr (kKeyIsPrefix<R>) {
+        return XXH3_64bits_withSeed(reinterpret_cast<const unsigned char*>(&p),
+                                    sizeof(KeyBytes<R>), 0);
+    } else {
+        const KeyBytes<R> k(p);
+        return XXH3_64bits_withSeed(k.bytes, sizeof k.bytes, 0);
+    }
 }
 
 }  // namespace dambit::search

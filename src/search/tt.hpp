@@ -73,4 +73,73 @@ private:
     std::uint8_t generation_ = 0;
 };
 
+// Probing and storing are inline: the search does one of each at almost every node.
+
+// Layout of the data word: move 16 bits, score 16, eval 16, depth 8, bound 2, generation 6.
+inline std::uint64_t TranspositionTable::pack(const TableData& d, std::uint8_t generation) {
+    return std::uint64_t(d.move) | std::uint64_t(std::uint16_t(d.score)) << 16 |
+           std::uint64_t(std::uint16_t(d.eval)) << 32 | std::uint64_t(d.depth) << 48 |
+           std::uint64_t(d.bound) << 56 | std::uint64_t(generation) << 58;
+}
+
+inline TableData TranspositionTable::unpack(std::uint64_t w) {
+    TableData d;
+    d.move = std::uint16_t(w);
+    d.score = std::int16_t(std::uint16_t(w >> 16));
+    d.eval = std::int16_t(std::uint16_t(w >> 32));
+    d.depth = std::uint8_t(w >> 48);
+    d.bound = Bound((w >> 56) & 3);
+    return d;
+}
+
+inline bool TranspositionTable::probe(std::uint64_t key, TableData& out) const {
+    const Bucket& b = bucket(key);
+    for (const Entry& e : b.e) {
+        const std::uint64_t data = e.data.load(std::memory_order_relaxed);
+        if ((e.check.load(std::memory_order_relaxed) ^ data) != key || data == 0) continue;
+        out = unpack(data);
+        return true;
+    }
+    return false;
+}
+
+inline void TranspositionTable::store(std::uint64_t key, const TableData& d) {
+    Bucket& b = bucket(key);
+    Entry* victim = nullptr;
+    int victim_worth = 1 << 30;
+    for (Entry& e : b.e) {
+        const std::uint64_t data = e.data.load(std::memory_order_relaxed);
+        if (data == 0 || (e.check.load(std::memory_order_relaxed) ^ data) == key) {
+            if (data != 0) {
+                // Same position: keep a deeper result unless the new one is exact, and keep the
+                // old move when the new search found none.
+                const TableData old = unpack(data);
+                if (d.bound != Bound::kExact && d.depth + 3 < old.depth &&
+                    generation_of(data) == generation_)
+                    return;
+                if (d.move == 0 && old.move != 0) {
+                    TableData merged = d;
+                    merged.move = old.move;
+                    const std::uint64_t w = pack(merged, generation_);
+                    e.data.store(w, std::memory_order_relaxed);
+                    e.check.store(key ^ w, std::memory_order_relaxed);
+                    return;
+                }
+            }
+            victim = &e;
+            break;
+        }
+        // Depth-and-age replacement: an entry loses 8 plies of worth per search it has aged.
+        const int age = (generation_ - generation_of(data)) & kGenerationMask;
+        const int worth = int(unpack(data).depth) - 8 * age;
+        if (worth < victim_worth) {
+            victim_worth = worth;
+            victim = &e;
+        }
+    }
+    const std::uint64_t w = pack(d, generation_);
+    victim->data.store(w, std::memory_order_relaxed);
+    victim->check.store(key ^ w, std::memory_order_relaxed);
+}
+
 }  // namespace dambit::search
