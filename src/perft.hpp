@@ -222,29 +222,36 @@ std::uint64_t perft2_side(const Position<R>& p) {
     return n;
 }
 
-template <class R, Duplicates D, bool UseHash>
-std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
-    if (depth == 1) return std::uint64_t(count_moves<R, D>(p));
+// Perft at depth >= 3 with the side to move `Us`: the side is known at compile time all the way
+// down, and a depth-3 node calls the depth-2 count of each child directly.
+template <class R, Color Us, Duplicates D, bool UseHash>
+std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash) {
     std::uint64_t key = 0;
     if constexpr (UseHash) {
-        if (depth >= 3) {
-            key = position_key(p) ^ depth_salt<R, D>(depth);
-            std::uint64_t n;
-            if (hash->probe(key, n)) return n;
-        }
+        key = position_key(p) ^ depth_salt<R, D>(depth);
+        std::uint64_t n;
+        if (hash->probe(key, n)) return n;
     }
     std::uint64_t n = 0;
-    if (depth == 2)
-        n = p.side == Color::kWhite ? perft2_side<R, Color::kWhite, D>(p)
-                                    : perft2_side<R, Color::kBlack, D>(p);
+    using M = Move<typename R::Geometry>;
+    if (depth == 3)
+        visit_side<R, Us, D>(p, [&](const M& m) { n += perft2_side<R, ~Us, D>(p.play(m)); });
     else
-        for_each_move<R, D>(p, [&](const auto& m) {
-            n += perft_node<R, D, UseHash>(p.play(m), depth - 1, hash);
+        visit_side<R, Us, D>(p, [&](const M& m) {
+            n += perft_side<R, ~Us, D, UseHash>(p.play(m), depth - 1, hash);
         });
-    if constexpr (UseHash) {
-        if (depth >= 3) hash->store(key, n);
-    }
+    if constexpr (UseHash) hash->store(key, n);
     return n;
+}
+
+template <class R, Duplicates D, bool UseHash>
+std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
+    const bool white = p.side == Color::kWhite;
+    if (depth == 1) return std::uint64_t(count_moves<R, D>(p));
+    if (depth == 2)
+        return white ? perft2_side<R, Color::kWhite, D>(p) : perft2_side<R, Color::kBlack, D>(p);
+    return white ? perft_side<R, Color::kWhite, D, UseHash>(p, depth, hash)
+                 : perft_side<R, Color::kBlack, D, UseHash>(p, depth, hash);
 }
 
 }  // namespace detail
