@@ -298,6 +298,19 @@ int count_quiet(const Position<R>& p) {
     return n;
 }
 
+// Whether a side without a capture has a move: a man with a free square ahead, or a king with a
+// free neighbouring square (no count needed).
+template <class R, Color Us>
+bool has_quiet_move(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using S = Side<R, Us>;
+    const B empty = p.empty(), own = p.pieces[int(Us)];
+    const B men = own & ~p.kings, kings = own & p.kings;
+    if (B(G::template step<S::kLeft>(men) | G::template step<S::kRight>(men)) & empty) return true;
+    return kings && (G::step4(Lanes<B>::broadcast(kings)) & Lanes<B>::broadcast(empty)).any();
+}
+
 template <class R, Color Us, class Sink>
 void generate_quiet(const Position<R>& p, Sink& sink) {
     using G = typename R::Geometry;
@@ -614,16 +627,20 @@ void emit_single_jumps(const Lanes<typename R::Geometry::Bitboard>& land, Sink& 
 }
 
 template <class R, Color Us, Duplicates D, class Entry>
-void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list) {
+void generate_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
+                   bool kings_capture, FixedList<Entry, kMaxMoves>& list) {
     ListSink<R, D, Entry> sink(list);
-    const auto land = first_jumps<R, Us>(p);
-    const bool kings_capture = kings_can_capture<R, Us>(p);
     if (!land.any() && !kings_capture)
         generate_quiet<R, Us>(p, sink);
     else if (single_jumps_only<R, Us>(p, land, kings_capture))
         emit_single_jumps<R, Us>(land, sink);
     else
         generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
+}
+// `land` and `kings_capture` are first_jumps and kings_can_capture, when the caller has them.
+template <class R, Color Us, Duplicates D, class Entry>
+void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list) {
+    generate_side<R, Us, D>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), list);
 }
 
 template <class R, Color Us, Duplicates D>
@@ -710,8 +727,8 @@ bool has_capture(const Position<R>& p) {
 // Whether the side to move has any legal move (a side without one has lost).
 template <class R>
 bool has_move(const Position<R>& p) {
-    return has_capture(p) || (p.side == Color::kWhite ? detail::count_quiet<R, Color::kWhite>(p)
-                                                      : detail::count_quiet<R, Color::kBlack>(p)) > 0;
+    return has_capture(p) || (p.side == Color::kWhite ? detail::has_quiet_move<R, Color::kWhite>(p)
+                                                      : detail::has_quiet_move<R, Color::kBlack>(p));
 }
 
 #define DAMBIT_MOVEGEN_TEMPLATES_D(R, D)                                                        \
