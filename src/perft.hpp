@@ -69,6 +69,21 @@ std::uint64_t depth_salt(int depth) {
            0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (D == Duplicates::kKeep ? 1 : 0));
 }
 
+// The number of their replies after our move `m` from `p` when their men must capture and they have
+// no king: `jumps` are their men's first jumps, `own` our pieces and `free` the free squares, all
+// after `m`. Counted set-wise where count_short_captures can, else by the capture search.
+template <class R, Color Them, Duplicates D>
+[[gnu::always_inline]] inline int capture_replies(const Position<R>& p,
+                                                  const Move<typename R::Geometry>& m,
+                                                  const Lanes<typename R::Geometry::Bitboard>& jumps,
+                                                  typename R::Geometry::Bitboard own,
+                                                  typename R::Geometry::Bitboard free) {
+    if (const int k = count_short_captures<R, Them>(jumps, own, free); k >= 0) return k;
+    CountSink<R, D> sink;
+    generate_captures<R, Them>(p.play(m), sink, jump_origins<typename R::Geometry>(jumps));
+    return sink.count();
+}
+
 // Perft at depth 2 with the side to move `Us`: the sum over our moves of the replies' counts.
 //
 // The common case is solved without making the moves: we have no capture and the opponent has no
@@ -105,18 +120,13 @@ std::uint64_t perft2_side(const Position<R>& p) {
                 if (!jumps.any()) {
                     n += std::uint64_t(popcount(B(G::template step<T::kLeft>(them) & free)) +
                                        popcount(B(G::template step<T::kRight>(them) & free)));
-                } else if (const int k = count_short_captures<R, Them>(jumps, own, free);
-                           k >= 0) {
-                    n += std::uint64_t(k);
                 } else {
                     Move<G> m;
                     m.captured = victim;
                     m.from = std::uint8_t(lsb(from));
                     m.to = std::uint8_t(t);
                     m.flags = (to & S::kPromotion) ? Move<G>::kPromotes : 0;
-                    CountSink<R, D> sink;
-                    generate_captures<R, Them>(p.play(m), sink, jump_origins<G>(jumps));
-                    n += std::uint64_t(sink.count());
+                    n += std::uint64_t(capture_replies<R, Them, D>(p, m, jumps, own, free));
                 }
             });
         return n;
@@ -139,11 +149,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
         if (!jumps.any())
             return base + int((left & from) != 0) + int((right & from) != 0) -
                    int((left & to) != 0) - int((right & to) != 0);
-        if (const int k = count_short_captures<R, Them>(jumps, us ^ ft, empty ^ ft); k >= 0)
-            return k;
-        CountSink<R, D> sink;
-        generate_captures<R, Them>(p.play(m), sink, jump_origins<G>(jumps));
-        return sink.count();
+        return capture_replies<R, Them, D>(p, m, jumps, us ^ ft, empty ^ ft);
     };
     struct Visit {
         decltype(reply)& f;
