@@ -202,25 +202,33 @@ private:
     int length_ = 0;
 };
 
-template <class R, Color Us>
-bool kings_can_capture(const Position<R>& p) {
+// Whether a king on a square of lane d of `from` can jump a piece of `them` in direction d,
+// passing (a flying king) and landing on squares of `free`.
+template <class R>
+bool king_jumps_any(Lanes<typename R::Geometry::Bitboard> from,
+                    typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard free) {
     using G = typename R::Geometry;
-    using B = typename G::Bitboard;
-    using L = Lanes<B>;
-    const B kings = p.pieces[int(Us)] & p.kings;
-    if (!kings) return false;
-    const L empty = L::broadcast(p.empty()), them = L::broadcast(p.pieces[int(~Us)]);
-    L ray = G::step4(L::broadcast(kings));
-    L hits = ray & them;
+    using L = Lanes<typename G::Bitboard>;
+    const L empty = L::broadcast(free), victims = L::broadcast(them);
+    L ray = G::step4(from);
+    L hits = ray & victims;
     if constexpr (R::kKing == KingRange::kFlying) {
         ray &= empty;
         while (ray.any()) {
             ray = G::step4(ray);
-            hits |= ray & them;
+            hits |= ray & victims;
             ray &= empty;
         }
     }
     return (G::step4(hits) & empty).any();
+}
+
+template <class R, Color Us>
+bool kings_can_capture(const Position<R>& p) {
+    using B = typename R::Geometry::Bitboard;
+    const B kings = p.pieces[int(Us)] & p.kings;
+    if (!kings) return false;
+    return king_jumps_any<R>(Lanes<B>::broadcast(kings), p.pieces[int(~Us)], p.empty());
 }
 
 
@@ -460,6 +468,49 @@ bool keep_men_going_on(Lanes<typename R::Geometry::Bitboard>& landings) {
     return true;
 }
 
+// The men that can capture, from their landing squares.
+template <class G>
+typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
+    const auto from = G::step4_back(G::step4_back(land));
+    return from[0] | from[1] | from[2] | from[3];
+}
+
+// Lane d: the squares of the lanes of `from` other than opposite(d), i.e. where a jump in
+// direction d may follow, since jumping straight back over the piece just taken is forbidden.
+template <class B>
+Lanes<B> not_straight_back(const Lanes<B>& from) {
+    static_assert(kNE == 0 && kNW == 1 && kSE == 2 && kSW == 3, "lane order");
+    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
+    return Lanes<B>(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
+}
+
+// keep_men_going_on for set-wise counting, where a Russian man crowned on `landings` (lane d:
+// reached by a jump in direction d) ends his capture there when no king's jump follows: those
+// squares are dropped from `landings`. Returns false when a king's jump might follow. It is looked
+// for with every piece of `them` a victim (the pieces taken so far block a king, so that is more)
+// and every square of `maybe_empty` and every capturing man's start square (`first`: the men's
+// first jumps) free, a superset of the free squares; so a king's jump that exists is always seen.
+template <class R, Color Us>
+bool keep_going_on(Lanes<typename R::Geometry::Bitboard>& landings,
+                   const Lanes<typename R::Geometry::Bitboard>& first,
+                   typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard maybe_empty) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        constexpr B kFar = Side<R, Us>::kPromotion;
+        const L crowned = landings & L::broadcast(kFar);
+        if (!crowned.any()) return true;
+        if (king_jumps_any<R>(not_straight_back(crowned), them,
+                              B(maybe_empty | jump_origins<G>(first))))
+            return false;
+        landings &= L::broadcast(B(~kFar));
+        return true;
+    } else {
+        return keep_men_going_on<R, Us>(landings);
+    }
+}
+
 template <class R, Color Us>
 bool has_capture(const Position<R>& p) {
     return first_jumps<R, Us>(p).any() || kings_can_capture<R, Us>(p);
@@ -485,22 +536,6 @@ bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::B
     return !kings_capture && single_jumps_only<R, Us>(land, p.pieces[int(~Us)], p.empty());
 }
 
-// The men that can capture, from their landing squares.
-template <class G>
-typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
-    const auto from = G::step4_back(G::step4_back(land));
-    return from[0] | from[1] | from[2] | from[3];
-}
-
-// Lane d: the squares of the lanes of `from` other than opposite(d), i.e. where a jump in
-// direction d may follow, since jumping straight back over the piece just taken is forbidden.
-template <class B>
-Lanes<B> not_straight_back(const Lanes<B>& from) {
-    static_assert(kNE == 0 && kNW == 1 && kSE == 2 && kSW == 3, "lane order");
-    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
-    return Lanes<B>(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
-}
-
 // count_short_captures when some capture has three jumps: each (first, second) direction pair is
 // followed on its own. Returns -1 when a fourth jump might exist, looked for with every start
 // square and every square of `maybe_empty` free (a loop of four jumps ends on the start square),
@@ -516,7 +551,7 @@ template <class R, Color Us>
     using B = typename G::Bitboard;
     using L = Lanes<B>;
     L from3 = man_jumps<R, Us>(not_straight_back(from2), them, empty);
-    if (!keep_men_going_on<R, Us>(from3)) return -1;
+    if (!keep_going_on<R, Us>(from3, land, them, maybe_empty)) return -1;
     if (man_jumps<R, Us>(not_straight_back(from3), them, B(maybe_empty | jump_origins<G>(land)))
             .any())
         return -1;
@@ -574,7 +609,7 @@ template <class R, Color Us>
         return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
 
     L from = all;
-    if (!keep_men_going_on<R, Us>(from)) return -1;
+    if (!keep_going_on<R, Us>(from, land, them, maybe_empty)) return -1;
     if (man_jumps<R, Us>(not_straight_back(from), them, maybe_empty).any())
         return count_three_jump_captures<R, Us>(land, go_on, from, them, empty, maybe_empty);
 

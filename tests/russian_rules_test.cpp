@@ -472,6 +472,52 @@ TEST_CASE("Russian promotion in the middle of a capture continues as a king",
     check_moves("B:Wd2,f2:Bc3", {"c3:e1:g3", "c3:e1:h4"});
 }
 
+TEST_CASE("Russian: a man crowned by a later jump goes on as a king only where a king can",
+          "[russian][rules]") {
+    // These also pin the set-wise capture count (count_moves), which decides from masks whether
+    // a man crowned on his second or third jump can go on as a king.
+    //    a b c d e f g h
+    // 8    .   .   .   .
+    // 7  .   .   b   .
+    // 6    .   .   .   .
+    // 5  .   b   .   .
+    // 4    w   .   .   .
+    // W:Wb4:Bc5,e7. b4 takes c5 -> d6 (a5, a3, c3 hold nothing), d6 takes e7 -> f8 (c7, e5 are
+    // empty; c5 was just taken) and is a king. f8: straight back is the captured e7, SE runs g7,
+    // h6 with nothing on it, NE and NW leave the board. The move ends on f8.
+    check_moves("W:Wb4:Bc5,e7", {"b4:d6:f8"});
+    // The same with a black man on g7: the new king on f8 takes it, landing on h6 (the board's
+    // edge). h6: NW is the captured g7, SW runs g5..c1 empty. One move.
+    check_moves("W:Wb4:Bc5,e7,g7", {"b4:d6:f8:h6"});
+
+    //    a b c d e f g h
+    // 8    .   .   .   .
+    // 7  .   b   .   .
+    // 6    .   .   .   .
+    // 5  .   b   .   b
+    // 4    .   w   .   .
+    // W:Wd4:Bc5,c7,g5. d4 takes c5 -> b6 (e5, c3, e3 empty), b6 takes c7 -> d8 (a7, a5 empty) and
+    // is a king. d8: SW is the captured c7; SE runs e7, f6 empty to g5 with h4 empty behind it, so
+    // it flies on and takes g5, landing on h4 (the edge). h4: NW is g5, SW g3..e1 empty.
+    check_moves("W:Wd4:Bc5,c7,g5", {"d4:b6:d8:h4"});
+    // A white man on f6 blocks the king's diagonal: d8 stops. f6 itself can take g5 -> h4 (e7,
+    // g7 empty; e5 empty), and from h4 nothing follows (SW g3..e1 empty). Two moves.
+    check_moves("W:Wd4,f6:Bc5,c7,g5", {"d4:b6:d8", "f6:h4"});
+
+    //    a b c d e f g h
+    // 8    .   .   .   .
+    // 7  .   .   .   b
+    // 6    .   .   .   .
+    // 5  .   .   b   .
+    // 4    .   .   .   .
+    // 3  .   b   .   .
+    // 2    w   .   .   .
+    // W:Wb2:Bc3,e5,g7. b2 takes c3 -> d4 (a3 empty, a1/c1 side leaves no jump), d4 takes e5 -> f6
+    // (c5, e3 empty), f6 takes g7 -> h8 (e7, g5 empty) and is a king in the corner: its only
+    // diagonal leads back over g7. One move of three jumps.
+    check_moves("W:Wb2:Bc3,e5,g7", {"b2:d4:f6:h8"});
+}
+
 TEST_CASE("Russian capturing is compulsory", "[russian][rules]") {
     // W:WKh2,c3:Bd4 - the king h2 has quiet moves (g1; g3..b8) but no capture (no Black piece on
     // its diagonals); the man c3 can take d4 -> e5. The man must capture: one move. From e5 the
