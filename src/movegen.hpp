@@ -694,15 +694,15 @@ int count_side(const Position<R>& p) {
 
 // Calls f(move) for every legal move without storing quiet moves and single jumps; longer
 // captures go through a list, where the precedence rule and the duplicate convention are applied.
+// `land` and `kings_capture` are first_jumps and kings_can_capture, when the caller has them.
 template <class R, Color Us, Duplicates D, class F>
-void visit_side(const Position<R>& p, F&& f) {
+void visit_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
+                bool kings_capture, F&& f) {
     struct Visit {
         F& f;
         bool empty() const { return true; }
         void add(const Move<typename R::Geometry>& m, const std::uint8_t*, int) { f(m); }
     } visit{f};
-    const auto land = first_jumps<R, Us>(p);
-    const bool kings_capture = kings_can_capture<R, Us>(p);
     if (!land.any() && !kings_capture) {
         generate_quiet<R, Us>(p, visit);
     } else if (single_jumps_only<R, Us>(p, land, kings_capture)) {
@@ -713,6 +713,10 @@ void visit_side(const Position<R>& p, F&& f) {
         generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
         for (const auto& m : list) f(m);
     }
+}
+template <class R, Color Us, Duplicates D, class F>
+void visit_side(const Position<R>& p, F&& f) {
+    visit_side<R, Us, D>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), f);
 }
 
 }  // namespace detail
