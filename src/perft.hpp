@@ -158,42 +158,92 @@ std::uint64_t perft2_side(const Position<R>& p) {
         void add(const Move<G>& m, const std::uint8_t*, int) { n += std::uint64_t(f(m)); }
     } visit{reply, n};
 
-    // Their jumps with our pieces where they stand: then a reply can capture only over our moved
-    // piece or into the square it left.
+    // Their jumps with our pieces where they stand (`threats`: the landing squares, free or not).
     const L threats = G::step4(victims & L::broadcast(us));
-    if ((threats & L::broadcast(empty)).any()) {
-        generate_quiet<R, Us>(p, visit);
-        return n;
-    }
     const L lands = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
     const B own_men = us & ~p.kings;
+    // The replies to our man steps in direction Dir to the squares of `moves`, one by one.
+    auto reply_each = [&]<int Dir>(B moves) __attribute__((always_inline)) {
+        for_each_bit(moves, [&](int t) {
+            Move<G> m;
+            m.to = std::uint8_t(t);
+            m.from = std::uint8_t(lsb(G::template step<opposite(Dir)>(bit<B>(t))));
+            m.flags = (bit<B>(t) & S::kPromotion) ? Move<G>::kPromotes : 0;
+            n += std::uint64_t(reply(m));
+        });
+    };
+    // For our man stepping against direction Back: the squares `to` where they could jump the
+    // moved man (a man behind it in some direction d with a free square beyond, or, for d = Back,
+    // the square just left), and the squares `from` they could jump into, over a piece of ours
+    // that stayed. Either gives them a capture they do not have now.
+    auto over_to = [&]<int Back>() __attribute__((always_inline)) {
+        B x = victims[Back];
+        for (int d = 0; d < 4; ++d)
+            if (d != Back) x |= lands[d];
+        return x;
+    };
+    auto into_from = [&]<int Back>() __attribute__((always_inline)) {
+        B x = 0;
+        for (int d = 0; d < 4; ++d)
+            if (d != Back) x |= threats[d];
+        return x;
+    };
+
+    if (const L first = threats & L::broadcast(empty); first.any()) {
+        // They can capture already. A man step of ours changes two squares; when neither is
+        // one their capture tree looks at in a way that matters, the tree, so the count, is as
+        // it is now, and such steps are counted at once (the others, and king moves, one by one).
+        // `reach`: their men and every square a capture of theirs of up to three jumps may land
+        // on (a superset: pieces taken earlier still count as victims). From a square r of it,
+        // in direction d, a jump looks at the victim square v = r + d and the landing v + d:
+        // - `to` (free now, ours after) matters as a v with a free square behind it, as a landing
+        //   (over a piece of ours), or as a v in the direction back along our step, where the
+        //   landing is the square just left;
+        // - `from` (ours now, free after) matters as a v with a free square behind it, or as a
+        //   landing over a piece of ours.
+        // A man crowned on the way looks along whole diagonals: then every move is counted on
+        // its own, and so when count_short_captures cannot count their captures.
+        const B l1 = first[0] | first[1] | first[2] | first[3];
+        const L j2 = man_jumps<R, Them>(l1, us, empty);
+        const B l2 = j2[0] | j2[1] | j2[2] | j2[3];
+        const L j3 = man_jumps<R, Them>(l2, us, empty);
+        const B l3 = j3[0] | j3[1] | j3[2] | j3[3];
+        int now = -1;
+        if (!((l1 | l2 | l3) & T::kPromotion)) now = count_short_captures<R, Them>(first, us, empty);
+        if (now < 0) {
+            generate_quiet<R, Us>(p, visit);
+            return n;
+        }
+        const L v = G::step4(L::broadcast(B(men | l1 | l2 | l3)) & T::kManCapture);
+        const L ours = v & L::broadcast(us), behind_free = G::step4_back(L::broadcast(empty));
+        const L landing = G::step4(ours), v_to = (v & behind_free) | landing;
+        const L v_from = (ours & behind_free) | landing;
+        const B to_matters = v_to[0] | v_to[1] | v_to[2] | v_to[3];
+        const B from_matters = v_from[0] | v_from[1] | v_from[2] | v_from[3];
+        auto threat_steps = [&]<int Dir>() __attribute__((always_inline)) {
+            constexpr int Back = opposite(Dir);
+            const B to = G::template step<Dir>(own_men) & empty;
+            const B alone =
+                to & ~(to_matters | v[Back] | G::template step<Dir>(from_matters));
+            n += std::uint64_t(now) * std::uint64_t(popcount(alone));
+            reply_each.template operator()<Dir>(B(to & ~alone));
+        };
+        threat_steps.template operator()<S::kLeft>();
+        threat_steps.template operator()<S::kRight>();
+        generate_king_steps<R>(B(us & p.kings), empty, visit);
+        return n;
+    }
     auto man_steps = [&]<int Dir>() __attribute__((always_inline)) {
         constexpr int Back = opposite(Dir);
         const B to = G::template step<Dir>(own_men) & empty;
         if (!to) return;
-        // Over `to`: a man behind it in some direction d with a free square beyond, or, for d
-        // against our step, the square just left. Into `from`: over a piece of ours that stayed.
-        B over_to = victims[Back], into_from = 0;
-        for (int d = 0; d < 4; ++d)
-            if (d != Back) {
-                over_to |= lands[d];
-                into_from |= threats[d];
-            }
-        const B into = to & G::template step<Dir>(into_from);
-        const B capture = to & (over_to | into);
+        const B into = to & G::template step<Dir>(into_from.template operator()<Back>());
+        const B capture = to & (over_to.template operator()<Back>() | into);
         const B quiet = to & ~capture, from = G::template step<Back>(quiet);
         n += std::uint64_t(base * popcount(quiet) + popcount(B(from & left)) +
                            popcount(B(from & right)) - popcount(B(quiet & left)) -
                            popcount(B(quiet & right)));
-        auto each_reply = [&](B moves) {
-            for_each_bit(moves, [&](int t) {
-                Move<G> m;
-                m.to = std::uint8_t(t);
-                m.from = std::uint8_t(lsb(G::template step<Back>(bit<B>(t))));
-                m.flags = (bit<B>(t) & S::kPromotion) ? Move<G>::kPromotes : 0;
-                n += std::uint64_t(reply(m));
-            });
-        };
+        auto each_reply = [&](B moves) { reply_each.template operator()<Dir>(moves); };
         each_reply(into);
         // The moves whose replies can only capture the moved man: counted all at once, as if
         // one position held every reply. That is exact because none of these replies sees
