@@ -397,10 +397,13 @@ public:
     bool empty() const { return count_ == 0; }
     int count() const { return count_; }
 
-    void add(const Move<G>& m, const std::uint8_t*, int) {
+    void add(const Move<G>& m, const std::uint8_t*, int) { accept(m); }
+    // Counts m unless it is a duplicate to drop or takes fewer pieces than the majority rule
+    // asks (so far); returns whether it was counted.
+    bool accept(const Move<G>& m) {
         if constexpr (R::kPrecedence == Precedence::kMostPieces) {
             const int n = popcount(m.captured);
-            if (n < best_) return;
+            if (n < best_) return false;
             if (n > best_) {
                 best_ = n;
                 count_ = 0;
@@ -410,11 +413,12 @@ public:
         if constexpr (D == Duplicates::kDrop) {
             if (popcount(m.captured) >= kMinDuplicateCaptures) {
                 for (const auto& e : seen_)
-                    if (e == m) return;
+                    if (e == m) return false;
                 seen_.push(m);
             }
         }
         ++count_;
+        return true;
     }
 
 private:
@@ -707,11 +711,23 @@ void visit_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard
         generate_quiet<R, Us>(p, visit);
     } else if (single_jumps_only<R, Us>(p, land, kings_capture)) {
         emit_single_jumps<R, Us>(land, visit);
-    } else {
+    } else if constexpr (R::kPrecedence == Precedence::kMostPieces) {
+        // A longer capture found later voids the shorter ones found so far: collect first.
         MoveList<typename R::Geometry> list;
         ListSink<R, D, Move<typename R::Geometry>> sink(list);
         generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
         for (const auto& m : list) f(m);
+    } else {
+        // Each capture is final when found: visit it then, in the order a list would hold.
+        struct Direct {
+            F& f;
+            CountSink<R, D> counted;
+            bool empty() const { return counted.empty(); }
+            void add(const Move<typename R::Geometry>& m, const std::uint8_t*, int) {
+                if (counted.accept(m)) f(m);
+            }
+        } direct{f, {}};
+        generate_captures<R, Us>(p, direct, jump_origins<typename R::Geometry>(land));
     }
 }
 template <class R, Color Us, Duplicates D, class F>

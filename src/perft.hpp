@@ -143,7 +143,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
     const int base = popcount(B(left & empty)) + popcount(B(right & empty));
 
     // One reply position, from our move's two squares.
-    auto reply = [&](const Move<G>& m) {
+    auto reply = [&](const Move<G>& m) __attribute__((always_inline)) {
         const B from = bit<B>(m.from), to = bit<B>(m.to), ft = from | to;
         const L jumps = G::step4(victims & L::broadcast(us ^ ft)) & L::broadcast(empty ^ ft);
         if (!jumps.any())
