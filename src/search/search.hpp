@@ -157,6 +157,8 @@ private:
         pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
     }
     void count_node(int ply);
+    [[gnu::noinline]] void check_limits();
+    static constexpr std::uint64_t kCheckInterval = 1024;
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
     Score evaluate(const Position<R>& p) const {
         return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
@@ -173,7 +175,8 @@ private:
     Shared<R>& s_;
     const int id_;
     std::atomic<std::uint64_t> nodes_{0};
-    std::uint64_t local_nodes_ = 0;
+    std::uint64_t local_nodes_ = 0;  // published to nodes_ by check_limits and each iteration
+    std::uint64_t next_check_ = 0;   // the node count at which check_limits runs next
     int seldepth_ = 0;
     int root_depth_ = 0;
     Result<G> result_;
@@ -203,15 +206,31 @@ template <class R>
 void Worker<R>::count_node(int ply) {
     ++local_nodes_;
     if (ply > seldepth_) seldepth_ = ply;
+    if (local_nodes_ >= next_check_) [[unlikely]]
+        check_limits();
+}
+
+// Publishes the node count and, in the main worker, enforces the limits. Runs at most every
+// kCheckInterval nodes, and exactly at the node where a one-thread search reaches its node limit,
+// so that a search by nodes stops at the same node every run.
+template <class R>
+void Worker<R>::check_limits() {
     nodes_.store(local_nodes_, std::memory_order_relaxed);
-    if (id_ != 0) return;
-    // The main worker enforces the limits; the node limit is checked at every node so that a search
-    // by nodes stops at the same node every run.
-    if (s_.limits.nodes && s_.total_nodes() >= s_.limits.nodes && root_depth_ > 1)
-        s_.stop.store(true, std::memory_order_relaxed);
-    if ((local_nodes_ & 1023) == 0 && s_.hard_ms && root_depth_ > 1 &&
-        s_.elapsed_ms() >= s_.hard_ms)
-        s_.stop.store(true, std::memory_order_relaxed);
+    std::uint64_t step = kCheckInterval;
+    if (id_ == 0 && root_depth_ > 1) {
+        if (s_.limits.nodes) {
+            const std::uint64_t total = s_.total_nodes();
+            if (total >= s_.limits.nodes)
+                s_.stop.store(true, std::memory_order_relaxed);
+            else
+                step = std::min(step, s_.limits.nodes - total);
+        }
+        if (s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms)
+            s_.stop.store(true, std::memory_order_relaxed);
+    } else if (id_ == 0 && s_.limits.nodes) {
+        step = 1;  // the node limit applies from the second iteration on
+    }
+    next_check_ = local_nodes_ + step;
 }
 
 // A position seen before in this line with the same side to move: drawn inside the search (the
@@ -507,7 +526,10 @@ Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Sc
             s = -pvs(child, 1, depth - 1, -alpha - 1, -alpha, cdc, false);
             if (s > alpha && s < beta) s = -pvs(child, 1, depth - 1, -beta, -alpha, cdc, true);
         }
-        if (stopped()) return best;
+        if (stopped()) {
+            nodes_.store(local_nodes_, std::memory_order_relaxed);
+            return best;
+        }
         rm.score = s > alpha ? s : -kInfinite;
         if (s > best) best = s;
         if (s > alpha) {
@@ -530,6 +552,7 @@ Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Sc
             if (list[i] == root_moves_[0].move) d.move = code(i, list[i]);
     }
     s_.table->store(keys_[base_], d);
+    nodes_.store(local_nodes_, std::memory_order_relaxed);
     return best;
 }
 
@@ -542,6 +565,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     keys_[base_] = position_key(root);
     result_ = Result<G>{};
     local_nodes_ = 0;
+    next_check_ = 1;
     nodes_.store(0, std::memory_order_relaxed);
 
     // The root moves, in the order the table and the heuristics suggest.
