@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -146,9 +147,14 @@ private:
         const int t = (table_move & kIndexMask) - 1;
         return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
     }
-    void score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
-                     SortKey* keys) const;
-    static void order_next(SortKey* keys, int i, int n);
+    // The two largest keys (the second is kNoKey for a list of one move).
+    struct TopTwo {
+        SortKey first, second;
+    };
+    static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
+    TopTwo score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
+                       SortKey* keys) const;
+    static void sort_rest(SortKey* keys, int from, int n);
     // The generation-order index of a move, kept in the low bits of its sort key.
     static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
     void update_pv(int ply, const M& m) {
@@ -249,58 +255,66 @@ bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) con
     return false;
 }
 
+// Scores every move and returns the two best keys, found on the way (a cut-off usually comes at
+// the first move, and the second is known while the first is searched, to load its table bucket
+// ahead). All moves of a list are captures or none is (captures are compulsory).
 template <class R>
-void Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
-                            const MoveList<G>& list, SortKey* keys) const {
-    const auto& history = history_[int(p.side)];
-    // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to 0,
-    // which no move does).
-    const auto quiet_id = [](const M& m) {
-        return int(m.from) | int(m.to) << 8 | int(m.flags) << 16;
-    };
-    const int killer0 = quiet_id(killers_[ply][0]), killer1 = quiet_id(killers_[ply][1]);
+typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
+                                                  const MoveList<G>& list, SortKey* keys) const {
     const int n = list.size();
-    for (int i = 0; i < n; ++i) {
-        const M& m = list[i];
-        int k;
-        if (m.is_capture()) {
-            // Take kings first, then promote; more pieces first where the rules leave a choice.
-            k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) + 256 * popcount(m.captured) +
-                (m.promotes() ? 1024 : 0);
-        } else if (m.promotes()) {
-            k = 1 << 25;
-        } else {
-            const int id = quiet_id(m);
-            k = id == killer0 ? (1 << 24) + 1 : id == killer1 ? 1 << 24 : history[m.from][m.to];
+    SortKey top = kNoKey, second = kNoKey;
+    const auto keep = [&](int i, int k) {
+        const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+        keys[i] = key;
+        second = std::max(second, std::min(top, key));
+        top = std::max(top, key);
+    };
+    if (n > 0 && list[0].is_capture()) {
+        // Take kings first, then promote; more pieces first where the rules leave a choice.
+        for (int i = 0; i < n; ++i) {
+            const M& m = list[i];
+            keep(i, (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
+                        256 * popcount(m.captured) + (m.promotes() ? 1024 : 0));
         }
-        keys[i] = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+    } else {
+        const auto& history = history_[int(p.side)];
+        // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to
+        // 0, which no move does).
+        const auto quiet_id = [](const M& m) {
+            return int(m.from) | int(m.to) << 8 | int(m.flags) << 16;
+        };
+        const int killer0 = quiet_id(killers_[ply][0]), killer1 = quiet_id(killers_[ply][1]);
+        for (int i = 0; i < n; ++i) {
+            const M& m = list[i];
+            const int id = quiet_id(m);
+            const int k = m.promotes()    ? 1 << 25
+                          : id == killer0 ? (1 << 24) + 1
+                          : id == killer1 ? 1 << 24
+                                          : int(history[m.from][m.to]);
+            keep(i, k);
+        }
     }
     // The table's move goes first.
-    if (table_index >= 0)
-        keys[table_index] = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - table_index);
+    if (table_index >= 0) {
+        const SortKey key = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - table_index);
+        if (index_of(top) != table_index) second = top;
+        top = keys[table_index] = key;
+    }
+    return {top, second};
 }
 
-// Brings the key of the i-th move in order to place i of keys[0, n), for i = 0, 1, 2, ... in turn.
-// The moves stay in generation order; the keys (which hold their indices) are what is sorted, and
-// as all keys differ, any way of sorting gives the same order. The first two moves are picked
-// alone (a cut-off usually comes at the first, and the second is picked while the first is
-// searched, to load its table bucket ahead); once both failed, the rest are sorted at once, which
-// measured faster than picking them one at a time.
+// Sorts keys[from, n) into descending order. The moves stay in generation order; the keys (which
+// hold their indices) are what is sorted, and as all keys differ, any way of sorting gives the
+// same order. Once the first two moves failed, the rest are sorted at once, which measured faster
+// than picking them one at a time.
 template <class R>
-void Worker<R>::order_next(SortKey* keys, int i, int n) {
-    if (i <= 1) {
-        int best = i;
-        for (int j = i + 1; j < n; ++j)
-            if (keys[j] > keys[best]) best = j;
-        std::swap(keys[i], keys[best]);
-    } else if (i == 2 && n > 3) {
-        // Insertion sort: the lists are short.
-        for (int j = i + 1; j < n; ++j) {
-            const SortKey k = keys[j];
-            int h = j;
-            for (; h > i && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
-            keys[h] = k;
-        }
+void Worker<R>::sort_rest(SortKey* keys, int from, int n) {
+    // Insertion sort: the lists are short.
+    for (int j = from + 1; j < n; ++j) {
+        const SortKey k = keys[j];
+        int h = j;
+        for (; h > from && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
+        keys[h] = k;
     }
 }
 
@@ -432,17 +446,22 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     const int n = list.size();
     const int t = hit ? table_index(entry.move, list) : -1;
     SortKey* const keys = sort_keys_[ply].data();
-    score_moves(p, ply, t, list, keys);
-    int ordered = 0;  // keys[0, ordered) hold the first moves in their final order
-    if (t >= 0) {
-        std::swap(keys[0], keys[t]);
-        ordered = 1;
+    const TopTwo top = score_moves(p, ply, t, list, keys);
+    // The two best go first (keys are at their generation index until now); the rest are sorted
+    // when the first two failed.
+    const int first_at = index_of(top.first);
+    std::swap(keys[0], keys[first_at]);
+    int ordered = 1;  // keys[0, ordered) hold the first moves in their final order
+    if (n > 1) {
+        const int second_at = index_of(top.second);
+        std::swap(keys[1], keys[second_at == 0 ? first_at : second_at]);
+        ordered = 2;
     }
-    // Brings the i-th move in order to keys[i] (see order_next).
+    // Brings the i-th move in order to keys[i].
     const auto settle = [&](int i) {
         if (i < ordered) return;
-        order_next(keys, i, n);
-        ordered = i <= 1 ? i + 1 : n;
+        sort_rest(keys, i, n);
+        ordered = n;
     };
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
@@ -461,7 +480,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
         // Once the moves are scored, the next in order is known already (the keys do not change
         // in the loop): start loading its table bucket now, and it arrives while this move is
         // searched.
-        next_known = new_depth > 0 && i + 1 < n && i > 0;
+        next_known = new_depth > 0 && i + 1 < n;
         if (next_known) {
             settle(i + 1);
             next_key = child_key(p.play(list[index_of(keys[i + 1])]), new_depth);
