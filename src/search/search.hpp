@@ -154,6 +154,21 @@ private:
     static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
     TopTwo score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
                        SortKey* keys) const;
+    // The table's move, at generation index `t` (or none for -1), goes first.
+    static TopTwo put_table_move_first(int t, TopTwo top, SortKey* keys) {
+        if (t < 0) return top;
+        const SortKey key = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - t);
+        if (index_of(top.first) != t) top.second = top.first;
+        top.first = keys[t] = key;
+        return top;
+    }
+    // Scores quiet moves by promotion, killers and history, one at a time (while a quiet list is
+    // generated) and keeps the two best keys.
+    class QuietScorer;
+    // generate<R>(p, list), and when the moves are quiet, their keys and the two best of them.
+    template <Color Us>
+    bool generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                         TopTwo& top) const;
     static void sort_rest(SortKey* keys, int from, int n);
     // The generation-order index of a move, kept in the low bits of its sort key.
     static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
@@ -255,6 +270,66 @@ bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) con
     return false;
 }
 
+template <class R>
+class Worker<R>::QuietScorer {
+public:
+    QuietScorer(const Worker& w, const Position<R>& p, int ply, SortKey* keys)
+        : history_(w.history_[int(p.side)]),
+          killer0_(quiet_id(w.killers_[ply][0])),
+          killer1_(quiet_id(w.killers_[ply][1])),
+          keys_(keys) {}
+
+    // The key of move `m`, at generation index `i`.
+    void score(int i, const M& m) {
+        const int id = quiet_id(m);
+        const int k = m.promotes()     ? 1 << 25
+                      : id == killer0_ ? (1 << 24) + 1
+                      : id == killer1_ ? 1 << 24
+                                       : int(history_[m.from][m.to]);
+        const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+        keys_[i] = key;
+        top_.second = std::max(top_.second, std::min(top_.first, key));
+        top_.first = std::max(top_.first, key);
+    }
+    TopTwo top() const { return top_; }
+
+private:
+    // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to 0,
+    // which no move does).
+    static int quiet_id(const M& m) { return int(m.from) | int(m.to) << 8 | int(m.flags) << 16; }
+
+    const std::array<std::array<std::int16_t, G::kBits>, G::kBits>& history_;
+    const int killer0_, killer1_;
+    SortKey* const keys_;
+    TopTwo top_{kNoKey, kNoKey};
+};
+
+template <class R>
+template <Color Us>
+bool Worker<R>::generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                                TopTwo& top) const {
+    const NodeMoves<R, Us> moves(p);
+    if (moves.must_capture()) {
+        moves.generate(list);
+        return false;
+    }
+    // The generator's sink: keeps each move, in generation order, and scores it.
+    struct Sink {
+        MoveList<G>& list;
+        QuietScorer scorer;
+        bool empty() const { return list.empty(); }
+        void add(const M& m, const std::uint8_t*, int) {
+            const int i = list.size();
+            list.push(m);
+            scorer.score(i, m);
+        }
+    } sink{list, QuietScorer(*this, p, ply, keys)};
+    list.clear();
+    detail::generate_quiet<R, Us>(p, sink);
+    top = sink.scorer.top();
+    return true;
+}
+
 // Scores every move and returns the two best keys, found on the way (a cut-off usually comes at
 // the first move, and the second is known while the first is searched, to load its table bucket
 // ahead). All moves of a list are captures or none is (captures are compulsory).
@@ -262,45 +337,24 @@ template <class R>
 typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
                                                   const MoveList<G>& list, SortKey* keys) const {
     const int n = list.size();
-    SortKey top = kNoKey, second = kNoKey;
-    const auto keep = [&](int i, int k) {
-        const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
-        keys[i] = key;
-        second = std::max(second, std::min(top, key));
-        top = std::max(top, key);
-    };
+    TopTwo top{kNoKey, kNoKey};
     if (n > 0 && list[0].is_capture()) {
         // Take kings first, then promote; more pieces first where the rules leave a choice.
         for (int i = 0; i < n; ++i) {
             const M& m = list[i];
-            keep(i, (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
-                        256 * popcount(m.captured) + (m.promotes() ? 1024 : 0));
+            const int k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
+                          256 * popcount(m.captured) + (m.promotes() ? 1024 : 0);
+            const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+            keys[i] = key;
+            top.second = std::max(top.second, std::min(top.first, key));
+            top.first = std::max(top.first, key);
         }
     } else {
-        const auto& history = history_[int(p.side)];
-        // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to
-        // 0, which no move does).
-        const auto quiet_id = [](const M& m) {
-            return int(m.from) | int(m.to) << 8 | int(m.flags) << 16;
-        };
-        const int killer0 = quiet_id(killers_[ply][0]), killer1 = quiet_id(killers_[ply][1]);
-        for (int i = 0; i < n; ++i) {
-            const M& m = list[i];
-            const int id = quiet_id(m);
-            const int k = m.promotes()    ? 1 << 25
-                          : id == killer0 ? (1 << 24) + 1
-                          : id == killer1 ? 1 << 24
-                                          : int(history[m.from][m.to]);
-            keep(i, k);
-        }
+        QuietScorer scorer(*this, p, ply, keys);
+        for (int i = 0; i < n; ++i) scorer.score(i, list[i]);
+        top = scorer.top();
     }
-    // The table's move goes first.
-    if (table_index >= 0) {
-        const SortKey key = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - table_index);
-        if (index_of(top) != table_index) second = top;
-        top = keys[table_index] = key;
-    }
-    return {top, second};
+    return put_table_move_first(table_index, top, keys);
 }
 
 // Sorts keys[from, n) into descending order. The moves stay in generation order; the keys (which
@@ -431,9 +485,13 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             return ts;
     }
 
-    // Step 6. The moves; none left is a loss.
+    // Step 6. The moves; none left is a loss. Quiet moves are scored as they are generated.
     MoveList<G>& list = lists_[ply];
-    generate<R>(p, list);
+    SortKey* const keys = sort_keys_[ply].data();
+    TopTwo top;
+    const bool scored = p.side == Color::kWhite
+                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
+                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
     if (list.empty()) return loss_in(ply);
 
     // Step 7. A forced move (often a compulsory capture) costs no depth.
@@ -445,8 +503,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     const int new_depth = depth - 1 + extension;
     const int n = list.size();
     const int t = hit ? table_index(entry.move, list) : -1;
-    SortKey* const keys = sort_keys_[ply].data();
-    const TopTwo top = score_moves(p, ply, t, list, keys);
+    top = scored ? put_table_move_first(t, top, keys) : score_moves(p, ply, t, list, keys);
     // The two best go first (keys are at their generation index until now); the rest are sorted
     // when the first two failed.
     const int first_at = index_of(top.first);
