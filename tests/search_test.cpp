@@ -545,6 +545,13 @@ TEST_CASE("the search's keys are position_key's", "[search][table]") {
                 INFO(bp.fen);
                 auto p = parse_fen<R>(bp.fen);
                 CHECK(search_key(p) == position_key(p));
+                // The positions after each move too (captures, promotions, other kings).
+                MoveList<typename R::Geometry> list;
+                generate<R>(p, list);
+                for (const auto& m : list) {
+                    const auto child = p.play(m);
+                    CHECK(search_key(child) == position_key(child));
+                }
                 p.side = ~p.side;
                 CHECK(search_key(p) == position_key(p));
             }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -146,9 +147,29 @@ private:
         const int t = (table_move & kIndexMask) - 1;
         return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
     }
-    void score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
-                     SortKey* keys) const;
-    static void order_next(SortKey* keys, int i, int n);
+    // The two largest keys (the second is kNoKey for a list of one move).
+    struct TopTwo {
+        SortKey first, second;
+    };
+    static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
+    TopTwo score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
+                       SortKey* keys) const;
+    // The table's move, at generation index `t` (or none for -1), goes first.
+    static TopTwo put_table_move_first(int t, TopTwo top, SortKey* keys) {
+        if (t < 0) return top;
+        const SortKey key = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - t);
+        if (index_of(top.first) != t) top.second = top.first;
+        top.first = keys[t] = key;
+        return top;
+    }
+    // Scores quiet moves by promotion, killers and history, one at a time (while a quiet list is
+    // generated) and keeps the two best keys.
+    class QuietScorer;
+    // generate<R>(p, list), and when the moves are quiet, their keys and the two best of them.
+    template <Color Us>
+    bool generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                         TopTwo& top) const;
+    static void sort_rest(SortKey* keys, int from, int n);
     // The generation-order index of a move, kept in the low bits of its sort key.
     static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
     void update_pv(int ply, const M& m) {
@@ -157,6 +178,8 @@ private:
         pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
     }
     void count_node(int ply);
+    [[gnu::noinline]] void check_limits();
+    static constexpr std::uint64_t kCheckInterval = 1024;
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
     Score evaluate(const Position<R>& p) const {
         return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
@@ -173,7 +196,8 @@ private:
     Shared<R>& s_;
     const int id_;
     std::atomic<std::uint64_t> nodes_{0};
-    std::uint64_t local_nodes_ = 0;
+    std::uint64_t local_nodes_ = 0;  // published to nodes_ by check_limits and each iteration
+    std::uint64_t next_check_ = 0;   // the node count at which check_limits runs next
     int seldepth_ = 0;
     int root_depth_ = 0;
     Result<G> result_;
@@ -203,15 +227,31 @@ template <class R>
 void Worker<R>::count_node(int ply) {
     ++local_nodes_;
     if (ply > seldepth_) seldepth_ = ply;
+    if (local_nodes_ >= next_check_) [[unlikely]]
+        check_limits();
+}
+
+// Publishes the node count and, in the main worker, enforces the limits. Runs at most every
+// kCheckInterval nodes, and exactly at the node where a one-thread search reaches its node limit,
+// so that a search by nodes stops at the same node every run.
+template <class R>
+void Worker<R>::check_limits() {
     nodes_.store(local_nodes_, std::memory_order_relaxed);
-    if (id_ != 0) return;
-    // The main worker enforces the limits; the node limit is checked at every node so that a search
-    // by nodes stops at the same node every run.
-    if (s_.limits.nodes && s_.total_nodes() >= s_.limits.nodes && root_depth_ > 1)
-        s_.stop.store(true, std::memory_order_relaxed);
-    if ((local_nodes_ & 1023) == 0 && s_.hard_ms && root_depth_ > 1 &&
-        s_.elapsed_ms() >= s_.hard_ms)
-        s_.stop.store(true, std::memory_order_relaxed);
+    std::uint64_t step = kCheckInterval;
+    if (id_ == 0 && root_depth_ > 1) {
+        if (s_.limits.nodes) {
+            const std::uint64_t total = s_.total_nodes();
+            if (total >= s_.limits.nodes)
+                s_.stop.store(true, std::memory_order_relaxed);
+            else
+                step = std::min(step, s_.limits.nodes - total);
+        }
+        if (s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms)
+            s_.stop.store(true, std::memory_order_relaxed);
+    } else if (id_ == 0 && s_.limits.nodes) {
+        step = 1;  // the node limit applies from the second iteration on
+    }
+    next_check_ = local_nodes_ + step;
 }
 
 // A position seen before in this line with the same side to move: drawn inside the search (the
@@ -231,57 +271,104 @@ bool Worker<R>::repeated(int ply, std::uint64_t key, const DrawCounters& dc) con
 }
 
 template <class R>
-void Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
-                            const MoveList<G>& list, SortKey* keys) const {
-    const auto& history = history_[int(p.side)];
+class Worker<R>::QuietScorer {
+public:
+    QuietScorer(const Worker& w, const Position<R>& p, int ply, SortKey* keys)
+        : history_(w.history_[int(p.side)]),
+          killer0_(quiet_id(w.killers_[ply][0])),
+          killer1_(quiet_id(w.killers_[ply][1])),
+          keys_(keys) {}
+
+    // The key of move `m`, at generation index `i`.
+    void score(int i, const M& m) {
+        const int id = quiet_id(m);
+        const int k = m.promotes()     ? 1 << 25
+                      : id == killer0_ ? (1 << 24) + 1
+                      : id == killer1_ ? 1 << 24
+                                       : int(history_[m.from][m.to]);
+        const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+        keys_[i] = key;
+        top_.second = std::max(top_.second, std::min(top_.first, key));
+        top_.first = std::max(top_.first, key);
+    }
+    TopTwo top() const { return top_; }
+
+private:
     // Killers are quiet moves, so from, to and flags identify one (an empty killer packs to 0,
     // which no move does).
-    const auto quiet_id = [](const M& m) {
-        return int(m.from) | int(m.to) << 8 | int(m.flags) << 16;
-    };
-    const int killer0 = quiet_id(killers_[ply][0]), killer1 = quiet_id(killers_[ply][1]);
-    const int n = list.size();
-    for (int i = 0; i < n; ++i) {
-        const M& m = list[i];
-        int k;
-        if (m.is_capture()) {
-            // Take kings first, then promote; more pieces first where the rules leave a choice.
-            k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) + 256 * popcount(m.captured) +
-                (m.promotes() ? 1024 : 0);
-        } else if (m.promotes()) {
-            k = 1 << 25;
-        } else {
-            const int id = quiet_id(m);
-            k = id == killer0 ? (1 << 24) + 1 : id == killer1 ? 1 << 24 : history[m.from][m.to];
-        }
-        keys[i] = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+    static int quiet_id(const M& m) { return int(m.from) | int(m.to) << 8 | int(m.flags) << 16; }
+
+    const std::array<std::array<std::int16_t, G::kBits>, G::kBits>& history_;
+    const int killer0_, killer1_;
+    SortKey* const keys_;
+    TopTwo top_{kNoKey, kNoKey};
+};
+
+template <class R>
+template <Color Us>
+bool Worker<R>::generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                                TopTwo& top) const {
+    const NodeMoves<R, Us> moves(p);
+    if (moves.must_capture()) {
+        moves.generate(list);
+        return false;
     }
-    // The table's move goes first.
-    if (table_index >= 0)
-        keys[table_index] = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - table_index);
+    // The generator's sink: keeps each move, in generation order, and scores it.
+    struct Sink {
+        MoveList<G>& list;
+        QuietScorer scorer;
+        bool empty() const { return list.empty(); }
+        void add(const M& m, const std::uint8_t*, int) {
+            const int i = list.size();
+            list.push(m);
+            scorer.score(i, m);
+        }
+    } sink{list, QuietScorer(*this, p, ply, keys)};
+    list.clear();
+    detail::generate_quiet<R, Us>(p, sink);
+    top = sink.scorer.top();
+    return true;
 }
 
-// Brings the key of the i-th move in order to place i of keys[0, n), for i = 0, 1, 2, ... in turn.
-// The moves stay in generation order; the keys (which hold their indices) are what is sorted, and
-// as all keys differ, any way of sorting gives the same order. The first two moves are picked
-// alone (a cut-off usually comes at the first, and the second is picked while the first is
-// searched, to load its table bucket ahead); once both failed, the rest are sorted at once, which
-// measured faster than picking them one at a time.
+// Scores every move and returns the two best keys, found on the way (a cut-off usually comes at
+// the first move, and the second is known while the first is searched, to load its table bucket
+// ahead). All moves of a list are captures or none is (captures are compulsory).
 template <class R>
-void Worker<R>::order_next(SortKey* keys, int i, int n) {
-    if (i <= 1) {
-        int best = i;
-        for (int j = i + 1; j < n; ++j)
-            if (keys[j] > keys[best]) best = j;
-        std::swap(keys[i], keys[best]);
-    } else if (i == 2 && n > 3) {
-        // Insertion sort: the lists are short.
-        for (int j = i + 1; j < n; ++j) {
-            const SortKey k = keys[j];
-            int h = j;
-            for (; h > i && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
-            keys[h] = k;
+typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
+                                                  const MoveList<G>& list, SortKey* keys) const {
+    const int n = list.size();
+    TopTwo top{kNoKey, kNoKey};
+    if (n > 0 && list[0].is_capture()) {
+        // Take kings first, then promote; more pieces first where the rules leave a choice.
+        for (int i = 0; i < n; ++i) {
+            const M& m = list[i];
+            const int k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
+                          256 * popcount(m.captured) + (m.promotes() ? 1024 : 0);
+            const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+            keys[i] = key;
+            top.second = std::max(top.second, std::min(top.first, key));
+            top.first = std::max(top.first, key);
         }
+    } else {
+        QuietScorer scorer(*this, p, ply, keys);
+        for (int i = 0; i < n; ++i) scorer.score(i, list[i]);
+        top = scorer.top();
+    }
+    return put_table_move_first(table_index, top, keys);
+}
+
+// Sorts keys[from, n) into descending order. The moves stay in generation order; the keys (which
+// hold their indices) are what is sorted, and as all keys differ, any way of sorting gives the
+// same order. Once the first two moves failed, the rest are sorted at once, which measured faster
+// than picking them one at a time.
+template <class R>
+void Worker<R>::sort_rest(SortKey* keys, int from, int n) {
+    // Insertion sort: the lists are short.
+    for (int j = from + 1; j < n; ++j) {
+        const SortKey k = keys[j];
+        int h = j;
+        for (; h > from && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
+        keys[h] = k;
     }
 }
 
@@ -398,9 +485,13 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             return ts;
     }
 
-    // Step 6. The moves; none left is a loss.
+    // Step 6. The moves; none left is a loss. Quiet moves are scored as they are generated.
     MoveList<G>& list = lists_[ply];
-    generate<R>(p, list);
+    SortKey* const keys = sort_keys_[ply].data();
+    TopTwo top;
+    const bool scored = p.side == Color::kWhite
+                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
+                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
     if (list.empty()) return loss_in(ply);
 
     // Step 7. A forced move (often a compulsory capture) costs no depth.
@@ -412,18 +503,22 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     const int new_depth = depth - 1 + extension;
     const int n = list.size();
     const int t = hit ? table_index(entry.move, list) : -1;
-    SortKey* const keys = sort_keys_[ply].data();
-    score_moves(p, ply, t, list, keys);
-    int ordered = 0;  // keys[0, ordered) hold the first moves in their final order
-    if (t >= 0) {
-        std::swap(keys[0], keys[t]);
-        ordered = 1;
+    top = scored ? put_table_move_first(t, top, keys) : score_moves(p, ply, t, list, keys);
+    // The two best go first (keys are at their generation index until now); the rest are sorted
+    // when the first two failed.
+    const int first_at = index_of(top.first);
+    std::swap(keys[0], keys[first_at]);
+    int ordered = 1;  // keys[0, ordered) hold the first moves in their final order
+    if (n > 1) {
+        const int second_at = index_of(top.second);
+        std::swap(keys[1], keys[second_at == 0 ? first_at : second_at]);
+        ordered = 2;
     }
-    // Brings the i-th move in order to keys[i] (see order_next).
+    // Brings the i-th move in order to keys[i].
     const auto settle = [&](int i) {
         if (i < ordered) return;
-        order_next(keys, i, n);
-        ordered = i <= 1 ? i + 1 : n;
+        sort_rest(keys, i, n);
+        ordered = n;
     };
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
@@ -442,7 +537,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
         // Once the moves are scored, the next in order is known already (the keys do not change
         // in the loop): start loading its table bucket now, and it arrives while this move is
         // searched.
-        next_known = new_depth > 0 && i + 1 < n && i > 0;
+        next_known = new_depth > 0 && i + 1 < n;
         if (next_known) {
             settle(i + 1);
             next_key = child_key(p.play(list[index_of(keys[i + 1])]), new_depth);
@@ -507,7 +602,10 @@ Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Sc
             s = -pvs(child, 1, depth - 1, -alpha - 1, -alpha, cdc, false);
             if (s > alpha && s < beta) s = -pvs(child, 1, depth - 1, -beta, -alpha, cdc, true);
         }
-        if (stopped()) return best;
+        if (stopped()) {
+            nodes_.store(local_nodes_, std::memory_order_relaxed);
+            return best;
+        }
         rm.score = s > alpha ? s : -kInfinite;
         if (s > best) best = s;
         if (s > alpha) {
@@ -530,6 +628,7 @@ Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Sc
             if (list[i] == root_moves_[0].move) d.move = code(i, list[i]);
     }
     s_.table->store(keys_[base_], d);
+    nodes_.store(local_nodes_, std::memory_order_relaxed);
     return best;
 }
 
@@ -542,6 +641,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     keys_[base_] = position_key(root);
     result_ = Result<G>{};
     local_nodes_ = 0;
+    next_check_ = 1;
     nodes_.store(0, std::memory_order_relaxed);
 
     // The root moves, in the order the table and the heuristics suggest.

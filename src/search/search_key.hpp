@@ -36,10 +36,30 @@ constexpr bool kKeyIsPrefix = [] {
            sizeof(P) >= sizeof(KeyBytes<R>);
 }();
 
+// Whether the key bytes are three 64-bit piece sets and the side to move: 25 bytes, which XXH3
+// hashes as two 16-byte halves, at offsets 0 and 9 (XXH3_len_17to128_64b).
+template <class R>
+constexpr bool kKeyIs25Bytes = sizeof(typename R::Geometry::Bitboard) == 8 &&
+                               sizeof(KeyBytes<R>) == 25 &&
+                               std::endian::native == std::endian::little;
+
 template <class R>
 std::uint64_t search_key(const Position<R>& p) {
     // Under XXH_INLINE_ALL this name is the inline copy.
-    if constexpr (kKeyIsPrefix<R>) {
+    if constexpr (kKeyIs25Bytes<R>) {
+        // XXH3_64bits_withSeed(KeyBytes, 25, 0) worked out from the words themselves, step for
+        // step as XXH3 does it (seed 0, default secret): the same key, without writing the
+        // position to memory and reading it back at offsets the stores do not line up with.
+        const std::uint64_t w = p.pieces[0], b = p.pieces[1], k = p.kings;
+        const std::uint64_t side = static_cast<unsigned char>(p.side);
+        const auto secret = [](int offset) { return XXH_readLE64(XXH3_kSecret + offset); };
+        std::uint64_t acc = 25 * XXH_PRIME64_1;
+        acc += XXH3_mul128_fold64(w ^ secret(0), b ^ secret(8));
+        // Bytes 9..16 and 17..24.
+        acc += XXH3_mul128_fold64(((b >> 8) | (k << 56)) ^ secret(16),
+                                  ((k >> 8) | (side << 56)) ^ secret(24));
+        return XXH3_avalanche(acc);
+    } else if constexpr (kKeyIsPrefix<R>) {
         return XXH3_64bits_withSeed(reinterpret_cast<const unsigned char*>(&p),
                                     sizeof(KeyBytes<R>), 0);
     } else {
