@@ -488,6 +488,23 @@ Lanes<B> not_straight_back(const Lanes<B>& from) {
     return Lanes<B>(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
 }
 
+// keep_going_on's look for a king's jump, away from the hot path: some square of `landings`
+// is on the far row.
+template <class R, Color Us>
+[[gnu::noinline]] bool crowned_men_stop(Lanes<typename R::Geometry::Bitboard>& landings,
+                                        const Lanes<typename R::Geometry::Bitboard>& first,
+                                        typename R::Geometry::Bitboard them,
+                                        typename R::Geometry::Bitboard maybe_empty) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = Lanes<B>;
+    constexpr B kFar = Side<R, Us>::kPromotion;
+    if (king_jumps_any<R>(not_straight_back(landings & L::broadcast(kFar)), them,
+                          B(maybe_empty | jump_origins<G>(first))))
+        return false;
+    landings &= L::broadcast(B(~kFar));
+    return true;
+}
 // keep_men_going_on for set-wise counting, where a Russian man crowned on `landings` (lane d:
 // reached by a jump in direction d) ends his capture there when no king's jump follows: those
 // squares are dropped from `landings`. Returns false when a king's jump might follow. It is looked
@@ -495,21 +512,14 @@ Lanes<B> not_straight_back(const Lanes<B>& from) {
 // and every square of `maybe_empty` and every capturing man's start square (`first`: the men's
 // first jumps) free, a superset of the free squares; so a king's jump that exists is always seen.
 template <class R, Color Us>
-bool keep_going_on(Lanes<typename R::Geometry::Bitboard>& landings,
-                   const Lanes<typename R::Geometry::Bitboard>& first,
-                   typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard maybe_empty) {
-    using G = typename R::Geometry;
-    using B = typename G::Bitboard;
-    using L = Lanes<B>;
+[[gnu::always_inline]] inline bool keep_going_on(
+    Lanes<typename R::Geometry::Bitboard>& landings,
+    const Lanes<typename R::Geometry::Bitboard>& first, typename R::Geometry::Bitboard them,
+    typename R::Geometry::Bitboard maybe_empty) {
     if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        constexpr B kFar = Side<R, Us>::kPromotion;
-        const L crowned = landings & L::broadcast(kFar);
-        if (!crowned.any()) return true;
-        if (king_jumps_any<R>(not_straight_back(crowned), them,
-                              B(maybe_empty | jump_origins<G>(first))))
-            return false;
-        landings &= L::broadcast(B(~kFar));
-        return true;
+        if (!((landings[0] | landings[1] | landings[2] | landings[3]) & Side<R, Us>::kPromotion))
+            return true;
+        return crowned_men_stop<R, Us>(landings, first, them, maybe_empty);
     } else {
         return keep_men_going_on<R, Us>(landings);
     }
@@ -524,8 +534,9 @@ bool has_capture(const Position<R>& p) {
 // be followed by a second one (`them`: the opponent's pieces, `empty`: the free squares). If no
 // king of ours can capture either, every (man, direction) jump is a whole legal move on its own.
 template <class R, Color Us>
-bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
-                       typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard empty) {
+[[gnu::always_inline]] inline bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
+                                                     typename R::Geometry::Bitboard them,
+                                                     typename R::Geometry::Bitboard empty) {
     auto go_on = land;
     if (!keep_men_going_on<R, Us>(go_on)) return false;
     // A second jump from a landing square: the start squares are still occupied here, which is
@@ -535,8 +546,8 @@ bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
 }
 
 template <class R, Color Us>
-bool single_jumps_only(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
-                       bool kings_capture) {
+[[gnu::always_inline]] inline bool single_jumps_only(
+    const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land, bool kings_capture) {
     return !kings_capture && single_jumps_only<R, Us>(land, p.pieces[int(~Us)], p.empty());
 }
 
