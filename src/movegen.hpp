@@ -534,9 +534,9 @@ bool has_capture(const Position<R>& p) {
 // be followed by a second one (`them`: the opponent's pieces, `empty`: the free squares). If no
 // king of ours can capture either, every (man, direction) jump is a whole legal move on its own.
 template <class R, Color Us>
-[[gnu::always_inline]] inline bool single_jumps_only(const Lanes<typename R::Geometry::Bitboard>& land,
-                                                     typename R::Geometry::Bitboard them,
-                                                     typename R::Geometry::Bitboard empty) {
+[[gnu::always_inline]] inline bool single_jumps_only(
+    const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
+    typename R::Geometry::Bitboard empty) {
     auto go_on = land;
     if (!keep_men_going_on<R, Us>(go_on)) return false;
     // A second jump from a landing square: the start squares are still occupied here, which is
@@ -554,7 +554,7 @@ template <class R, Color Us>
 // count_short_captures when some capture has three jumps: each (first, second) direction pair is
 // followed on its own. Returns -1 when a fourth jump might exist, looked for with every start
 // square and every square of `maybe_empty` free (a loop of four jumps ends on the start square),
-// or when a man would be crowned and go on as a king.
+// or when a man crowned by his third jump might go on as a king (keep_going_on).
 template <class R, Color Us>
 [[gnu::noinline]] int count_three_jump_captures(const Lanes<typename R::Geometry::Bitboard>& land,
                                                 const Lanes<typename R::Geometry::Bitboard>& go_on,
@@ -707,8 +707,8 @@ int count_side(const Position<R>& p) {
     return sink.count();
 }
 
-// Calls f(move) for every legal move without storing quiet moves and single jumps; longer
-// captures go through a list, where the precedence rule and the duplicate convention are applied.
+// Calls f(move) for every legal move without storing it; only under the majority rule do longer
+// captures go through a list first. The precedence rule and the duplicate convention are applied.
 // `land` and `kings_capture` are first_jumps and kings_can_capture, when the caller has them.
 template <class R, Color Us, Duplicates D, class F>
 void visit_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
@@ -793,8 +793,9 @@ bool has_capture(const Position<R>& p) {
 // Whether the side to move has any legal move (a side without one has lost).
 template <class R>
 bool has_move(const Position<R>& p) {
-    return has_capture(p) || (p.side == Color::kWhite ? detail::has_quiet_move<R, Color::kWhite>(p)
-                                                      : detail::has_quiet_move<R, Color::kBlack>(p));
+    return has_capture(p) || (p.side == Color::kWhite
+                                  ? detail::has_quiet_move<R, Color::kWhite>(p)
+                                  : detail::has_quiet_move<R, Color::kBlack>(p));
 }
 
 #define DAMBIT_MOVEGEN_TEMPLATES_D(R, D)                                                        \

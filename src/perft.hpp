@@ -73,11 +73,10 @@ std::uint64_t depth_salt(int depth) {
 // no king: `jumps` are their men's first jumps, `own` our pieces and `free` the free squares, all
 // after `m`. Counted set-wise where count_short_captures can, else by the capture search.
 template <class R, Color Them, Duplicates D>
-[[gnu::always_inline]] inline int capture_replies(const Position<R>& p,
-                                                  const Move<typename R::Geometry>& m,
-                                                  const Lanes<typename R::Geometry::Bitboard>& jumps,
-                                                  typename R::Geometry::Bitboard own,
-                                                  typename R::Geometry::Bitboard free) {
+[[gnu::always_inline]] inline int capture_replies(
+    const Position<R>& p, const Move<typename R::Geometry>& m,
+    const Lanes<typename R::Geometry::Bitboard>& jumps, typename R::Geometry::Bitboard own,
+    typename R::Geometry::Bitboard free) {
     if (const int k = count_short_captures<R, Them>(jumps, own, free); k >= 0) return k;
     CountSink<R, D> sink;
     generate_captures<R, Them>(p.play(m), sink, jump_origins<typename R::Geometry>(jumps));
@@ -160,7 +159,8 @@ std::uint64_t perft2_side(const Position<R>& p) {
 
     // Their jumps with our pieces where they stand (`threats`: the landing squares, free or not).
     const L threats = G::step4(victims & L::broadcast(us));
-    const L lands = victims & G::step4_back(L::broadcast(empty));  // a jump over s lands free
+    const L behind_free = G::step4_back(L::broadcast(empty));  // lane d: the square beyond is free
+    const L lands = victims & behind_free;                      // a jump over s lands free
     const B own_men = us & ~p.kings;
     // The replies to our man steps in direction Dir to the squares of `moves`, one by one.
     auto reply_each = [&]<int Dir>(B moves) __attribute__((always_inline)) {
@@ -209,13 +209,15 @@ std::uint64_t perft2_side(const Position<R>& p) {
         const L j3 = man_jumps<R, Them>(l2, us, empty);
         const B l3 = j3[0] | j3[1] | j3[2] | j3[3];
         int now = -1;
-        if (!((l1 | l2 | l3) & T::kPromotion)) now = count_short_captures<R, Them>(first, us, empty);
+        if (!((l1 | l2 | l3) & T::kPromotion))
+            now = count_short_captures<R, Them>(first, us, empty);
         if (now < 0) {
             generate_quiet<R, Us>(p, visit);
             return n;
         }
-        const L v = G::step4(L::broadcast(B(men | l1 | l2 | l3)) & T::kManCapture);
-        const L ours = v & L::broadcast(us), behind_free = G::step4_back(L::broadcast(empty));
+        const B reach = men | l1 | l2 | l3;
+        const L v = G::step4(L::broadcast(reach) & T::kManCapture);
+        const L ours = v & L::broadcast(us);
         const L landing = G::step4(ours), v_to = (v & behind_free) | landing;
         const L v_from = (ours & behind_free) | landing;
         const B to_matters = v_to[0] | v_to[1] | v_to[2] | v_to[3];
