@@ -147,17 +147,25 @@ private:
         const int t = (table_move & kIndexMask) - 1;
         return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
     }
+    static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
+    // The sort key of the move at generation index i with score k.
+    static SortKey sort_key(int k, int i) {
+        return SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
+    }
     // The two largest keys (the second is kNoKey for a list of one move).
     struct TopTwo {
-        SortKey first, second;
+        SortKey first = kNoKey, second = kNoKey;
+        void add(SortKey key) {
+            second = std::max(second, std::min(first, key));
+            first = std::max(first, key);
+        }
     };
-    static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
     TopTwo score_moves(const Position<R>& p, int ply, int table_index, const MoveList<G>& list,
                        SortKey* keys) const;
     // The table's move, at generation index `t` (or none for -1), goes first.
     static TopTwo put_table_move_first(int t, TopTwo top, SortKey* keys) {
         if (t < 0) return top;
-        const SortKey key = SortKey(1 << 30) * (kIndexMask + 1) + (kIndexMask - t);
+        const SortKey key = sort_key(1 << 30, t);
         if (index_of(top.first) != t) top.second = top.first;
         top.first = keys[t] = key;
         return top;
@@ -286,10 +294,8 @@ public:
                       : id == killer0_ ? (1 << 24) + 1
                       : id == killer1_ ? 1 << 24
                                        : int(history_[m.from][m.to]);
-        const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
-        keys_[i] = key;
-        top_.second = std::max(top_.second, std::min(top_.first, key));
-        top_.first = std::max(top_.first, key);
+        keys_[i] = sort_key(k, i);
+        top_.add(keys_[i]);
     }
     TopTwo top() const { return top_; }
 
@@ -301,7 +307,7 @@ private:
     const std::array<std::array<std::int16_t, G::kBits>, G::kBits>& history_;
     const int killer0_, killer1_;
     SortKey* const keys_;
-    TopTwo top_{kNoKey, kNoKey};
+    TopTwo top_;
 };
 
 template <class R>
@@ -337,17 +343,15 @@ template <class R>
 typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply, int table_index,
                                                   const MoveList<G>& list, SortKey* keys) const {
     const int n = list.size();
-    TopTwo top{kNoKey, kNoKey};
+    TopTwo top;
     if (n > 0 && list[0].is_capture()) {
         // Take kings first, then promote; more pieces first where the rules leave a choice.
         for (int i = 0; i < n; ++i) {
             const M& m = list[i];
             const int k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
                           256 * popcount(m.captured) + (m.promotes() ? 1024 : 0);
-            const SortKey key = SortKey(k) * (kIndexMask + 1) + (kIndexMask - i);
-            keys[i] = key;
-            top.second = std::max(top.second, std::min(top.first, key));
-            top.first = std::max(top.first, key);
+            keys[i] = sort_key(k, i);
+            top.add(keys[i]);
         }
     } else {
         QuietScorer scorer(*this, p, ply, keys);
