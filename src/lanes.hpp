@@ -7,9 +7,10 @@
 // is used and the compiler is left to vectorise it.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#if defined(__AVX512VL__)
+#if defined(__SSE4_1__) || defined(__AVX512VL__)
 #include <immintrin.h>
 #endif
 
@@ -55,11 +56,48 @@ struct Lanes {
         const Vec w = {kBits, kBits, kBits, kBits};
         return Lanes((a.v << s.v) | (a.v >> (w - s.v)));
     }
+    // The reductions below are written with vector instructions where the processor has them:
+    // GCC reduces a vector lane by lane (one extract per lane) when left to itself.
     constexpr bool any() const noexcept {
+#if defined(__SSE4_1__)
+        if (!__builtin_is_constant_evaluated()) {
+            if constexpr (sizeof(Vec) == 16) return !_mm_testz_si128(__m128i(v), __m128i(v));
+#if defined(__AVX__)
+            if constexpr (sizeof(Vec) == 32) return !_mm256_testz_si256(__m256i(v), __m256i(v));
+#endif
+        }
+#endif
         return (v[0] | v[1] | v[2] | v[3]) != 0;
+    }
+    // The union of the four lanes.
+    constexpr B merged() const noexcept {
+        if (!__builtin_is_constant_evaluated()) {
+            const Vec x = v | __builtin_shufflevector(v, v, 2, 3, 0, 1);
+            return B(x[0] | x[1]);
+        }
+        return B(v[0] | v[1] | v[2] | v[3]);
+    }
+    // The number of set bits in all four lanes.
+    constexpr int count() const noexcept {
+        if constexpr (sizeof(B) == 4) {
+            if (!__builtin_is_constant_evaluated()) {
+                // Two lanes per 64-bit word: two population counts instead of four.
+                typedef std::uint64_t Pair __attribute__((vector_size(16)));
+                const Pair w = Pair(v);
+                return std::popcount(std::uint64_t(w[0])) + std::popcount(std::uint64_t(w[1]));
+            }
+        }
+        return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
+               std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));
     }
     // Bit i set when lane i is not zero.
     constexpr unsigned nonzero_mask() const noexcept {
+#if defined(__AVX512VL__)
+        if (!__builtin_is_constant_evaluated()) {
+            if constexpr (sizeof(B) == 4) return _mm_test_epi32_mask(__m128i(v), __m128i(v));
+            if constexpr (sizeof(B) == 8) return _mm256_test_epi64_mask(__m256i(v), __m256i(v));
+        }
+#endif
         return unsigned(v[0] != 0) | unsigned(v[1] != 0) << 1 | unsigned(v[2] != 0) << 2 |
                unsigned(v[3] != 0) << 3;
     }
@@ -95,6 +133,11 @@ struct Lanes {
         return zip(a, s, [](B x, B n) { return B((x << n) | (x >> (kBits - n))); });
     }
     constexpr bool any() const noexcept { return (v[0] | v[1] | v[2] | v[3]) != 0; }
+    constexpr B merged() const noexcept { return B(v[0] | v[1] | v[2] | v[3]); }
+    constexpr int count() const noexcept {
+        return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
+               std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));
+    }
     constexpr unsigned nonzero_mask() const noexcept {
         return unsigned(v[0] != 0) | unsigned(v[1] != 0) << 1 | unsigned(v[2] != 0) << 2 |
                unsigned(v[3] != 0) << 3;

@@ -301,7 +301,7 @@ int count_quiet(const Position<R>& p) {
     if (kings) {
         // Rays of different kings in one direction never overlap: the nearer king blocks.
         const Lanes<B> rays = king_reach<R>(kings, empty);
-        n += popcount(rays[0]) + popcount(rays[1]) + popcount(rays[2]) + popcount(rays[3]);
+        n += rays.count();
     }
     return n;
 }
@@ -465,7 +465,7 @@ bool keep_men_going_on(Lanes<typename R::Geometry::Bitboard>& landings) {
     using B = typename R::Geometry::Bitboard;
     constexpr B kFar = Side<R, Us>::kPromotion;
     if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        return !((landings[0] | landings[1] | landings[2] | landings[3]) & kFar);
+        return !(landings.merged() & kFar);
     } else if constexpr (R::kPromotion == CapturePromotion::kEndsMove) {
         landings &= Lanes<B>::broadcast(B(~kFar));
     }
@@ -476,7 +476,7 @@ bool keep_men_going_on(Lanes<typename R::Geometry::Bitboard>& landings) {
 template <class G>
 typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
     const auto from = G::step4_back(G::step4_back(land));
-    return from[0] | from[1] | from[2] | from[3];
+    return from.merged();
 }
 
 // Lane d: the squares of the lanes of `from` other than opposite(d), i.e. where a jump in
@@ -517,7 +517,7 @@ template <class R, Color Us>
     const Lanes<typename R::Geometry::Bitboard>& first, typename R::Geometry::Bitboard them,
     typename R::Geometry::Bitboard maybe_empty) {
     if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
-        if (!((landings[0] | landings[1] | landings[2] | landings[3]) & Side<R, Us>::kPromotion))
+        if (!(landings.merged() & Side<R, Us>::kPromotion))
             return true;
         return crowned_men_stop<R, Us>(landings, first, them, maybe_empty);
     } else {
@@ -542,7 +542,7 @@ template <class R, Color Us>
     // A second jump from a landing square: the start squares are still occupied here, which is
     // exact, since jumping back over the piece just taken is the only way to reach one's own start
     // square in two jumps, and that is forbidden anyway.
-    return !man_jumps<R, Us>(go_on[0] | go_on[1] | go_on[2] | go_on[3], them, empty).any();
+    return !man_jumps<R, Us>(go_on.merged(), them, empty).any();
 }
 
 template <class R, Color Us>
@@ -582,9 +582,9 @@ template <class R, Color Us>
             back2 |= G::step(G::step(x, opposite(d2)), opposite(d2));
             const L x3 = man_jumps<R, Us>(L::broadcast(go2[d2]) & ~only<G>(opposite(d2)), them,
                                           empty);
-            n3 += popcount(x3[0]) + popcount(x3[1]) + popcount(x3[2]) + popcount(x3[3]);
+            n3 += x3.count();
             const L back3 = G::step4_back(G::step4_back(x3));
-            n2 += popcount(B(x & ~(back3[0] | back3[1] | back3[2] | back3[3])));
+            n2 += popcount(B(x & ~back3.merged()));
         }
         n1 += popcount(B(land[d1] & ~back2));
     }
@@ -619,9 +619,9 @@ template <class R, Color Us>
     L go_on = land;
     if (!keep_men_going_on<R, Us>(go_on)) return -1;
     // Lane d2: where second jumps in direction d2 land.
-    const L all = man_jumps<R, Us>(go_on[0] | go_on[1] | go_on[2] | go_on[3], them, empty);
+    const L all = man_jumps<R, Us>(go_on.merged(), them, empty);
     if (!all.any())
-        return popcount(land[0]) + popcount(land[1]) + popcount(land[2]) + popcount(land[3]);
+        return land.count();
 
     L from = all;
     if (!keep_going_on<R, Us>(from, land, them, maybe_empty)) return -1;
@@ -633,20 +633,20 @@ template <class R, Color Us>
     // the first jumps with a second one are where `all` comes from.
     const B l0 = land[0], l1 = land[1], l2 = land[2], l3 = land[3];
     if (!(((l0 | l1) & (l2 | l3)) | (l0 & l1) | (l2 & l3))) {
-        int n = popcount(all[0]) + popcount(all[1]) + popcount(all[2]) + popcount(all[3]);
+        int n = all.count();
         if constexpr (R::kPrecedence != Precedence::kMostPieces) {
             const L back = G::step4_back(G::step4_back(all));
-            n += popcount(B((l0 | l1 | l2 | l3) & ~(back[0] | back[1] | back[2] | back[3])));
+            n += popcount(B((l0 | l1 | l2 | l3) & ~back.merged()));
         }
         return n;
     }
     int n = 0;
     for (int d = 0; d < 4; ++d) {
         const L x = man_jumps<R, Us>(go_on[d], them, empty);
-        n += popcount(x[0]) + popcount(x[1]) + popcount(x[2]) + popcount(x[3]);
+        n += x.count();
         if constexpr (R::kPrecedence != Precedence::kMostPieces) {
             const L back = G::step4_back(G::step4_back(x));
-            n += popcount(B(land[d] & ~(back[0] | back[1] | back[2] | back[3])));
+            n += popcount(B(land[d] & ~back.merged()));
         }
     }
     return n;

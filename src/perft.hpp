@@ -203,11 +203,11 @@ std::uint64_t perft2_side(const Position<R>& p) {
         //   landing over a piece of ours.
         // A man crowned on the way looks along whole diagonals: then every move is counted on
         // its own, and so when count_short_captures cannot count their captures.
-        const B l1 = first[0] | first[1] | first[2] | first[3];
+        const B l1 = first.merged();
         const L j2 = man_jumps<R, Them>(l1, us, empty);
-        const B l2 = j2[0] | j2[1] | j2[2] | j2[3];
+        const B l2 = j2.merged();
         const L j3 = man_jumps<R, Them>(l2, us, empty);
-        const B l3 = j3[0] | j3[1] | j3[2] | j3[3];
+        const B l3 = j3.merged();
         int now = -1;
         if (!((l1 | l2 | l3) & T::kPromotion))
             now = count_short_captures<R, Them>(first, us, empty);
@@ -220,8 +220,8 @@ std::uint64_t perft2_side(const Position<R>& p) {
         const L ours = v & L::broadcast(us);
         const L landing = G::step4(ours), v_to = (v & behind_free) | landing;
         const L v_from = (ours & behind_free) | landing;
-        const B to_matters = v_to[0] | v_to[1] | v_to[2] | v_to[3];
-        const B from_matters = v_from[0] | v_from[1] | v_from[2] | v_from[3];
+        const B to_matters = v_to.merged();
+        const B from_matters = v_from.merged();
         auto threat_steps = [&]<int Dir>() __attribute__((always_inline)) {
             constexpr int Back = opposite(Dir);
             const B to = G::template step<Dir>(own_men) & empty;
@@ -264,7 +264,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
                             (L::broadcast(empty) | only<G>(Back));
             int k = -1;
             if constexpr (R::kPrecedence != Precedence::kMostPieces) {
-                if (!((first[0] | first[1] | first[2] | first[3]) & T::kPromotion))
+                if (!(first.merged() & T::kPromotion))
                     k = count_short_captures<R, Them>(first, us, empty,
                                                       B(empty | G::template step<Back>(over)));
             }
