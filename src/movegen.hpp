@@ -205,7 +205,7 @@ private:
 // Whether a king on a square of lane d of `from` can jump a piece of `them` in direction d,
 // passing (a flying king) and landing on squares of `free`.
 template <class R>
-bool king_jumps_any(Lanes<typename R::Geometry::Bitboard> from,
+[[gnu::noinline]] bool king_jumps_any(Lanes<typename R::Geometry::Bitboard> from,
                     typename R::Geometry::Bitboard them, typename R::Geometry::Bitboard free) {
     using G = typename R::Geometry;
     using L = Lanes<typename G::Bitboard>;
@@ -224,7 +224,7 @@ bool king_jumps_any(Lanes<typename R::Geometry::Bitboard> from,
 }
 
 template <class R, Color Us>
-bool kings_can_capture(const Position<R>& p) {
+[[gnu::always_inline]] inline bool kings_can_capture(const Position<R>& p) {
     using B = typename R::Geometry::Bitboard;
     const B kings = p.pieces[int(Us)] & p.kings;
     if (!kings) return false;
