@@ -107,28 +107,68 @@ std::uint64_t perft2_side(const Position<R>& p) {
     const B men = p.pieces[int(Them)], us = p.pieces[int(Us)], empty = p.empty();
     const auto land = first_jumps<R, Us>(p);
     const bool generic = (men & p.kings) || kings_can_capture<R, Us>(p);
-    if (land.any() && !generic && single_jumps_only<R, Us>(p, land, false)) {
-        // Each of our moves takes one man of theirs: count the replies from the masks alone.
-        for (int d = 0; d < 4; ++d)
-            for_each_bit(land[d], [&](int t) {
-                const B to = bit<B>(t), victim = G::step(to, opposite(d));
-                const B from = G::step(victim, opposite(d));
-                const B them = men & ~victim, own = us ^ from ^ to;
-                const B free = empty ^ from ^ to ^ victim;
-                const L jumps = man_jumps<R, Them>(them, own, free);
-                if (!jumps.any()) {
-                    n += std::uint64_t(popcount(B(G::template step<T::kLeft>(them) & free)) +
-                                       popcount(B(G::template step<T::kRight>(them) & free)));
-                } else {
-                    Move<G> m;
-                    m.captured = victim;
-                    m.from = std::uint8_t(lsb(from));
-                    m.to = std::uint8_t(t);
-                    m.flags = (to & S::kPromotion) ? Move<G>::kPromotes : 0;
-                    n += std::uint64_t(capture_replies<R, Them, D>(p, m, jumps, own, free));
+    // The replies after a capture by a man of ours from `from` to `to`, taking `taken` (men of
+    // theirs only: they have no king here).
+    auto after_capture = [&](B from, B to, B taken) __attribute__((always_inline)) {
+        const B them = men & ~taken, own = us ^ from ^ to;
+        const B free = empty ^ from ^ to ^ taken;
+        const L jumps = man_jumps<R, Them>(them, own, free);
+        if (!jumps.any())
+            return popcount(B(G::template step<T::kLeft>(them) & free)) +
+                   popcount(B(G::template step<T::kRight>(them) & free));
+        Move<G> m;
+        m.captured = taken;
+        m.from = std::uint8_t(lsb(from));
+        m.to = std::uint8_t(lsb(to));
+        m.flags = (to & S::kPromotion) ? Move<G>::kPromotes : 0;
+        return capture_replies<R, Them, D>(p, m, jumps, own, free);
+    };
+    // Each of our first jumps in direction d that is a whole move, with the replies counted
+    // from the masks alone.
+    auto single_captures = [&](B lands, int d) __attribute__((always_inline)) {
+        for_each_bit(lands, [&](int t) {
+            const B to = bit<B>(t), victim = G::step(to, opposite(d));
+            n += std::uint64_t(after_capture(G::step(victim, opposite(d)), to, victim));
+        });
+    };
+    if (land.any() && !generic) {
+        if (single_jumps_only<R, Us>(land, men, empty)) {
+            // Each of our moves takes one man of theirs.
+            for (int d = 0; d < 4; ++d) single_captures(land[d], d);
+            return n;
+        }
+        // No capture of ours is longer than two jumps, and no man of ours is crowned on the
+        // way (but where the move ends): the captures are the (man, first direction, second
+        // direction) paths of the lanes, as in count_short_captures, and the first jumps with no
+        // second one. Two jumps never make a duplicate. A third jump is looked for over every
+        // man of theirs (the first victim too, which is more) and with our start squares
+        // occupied, which is exact: three diagonal jumps never end where they began.
+        L go_on = land;
+        if (keep_men_going_on<R, Us>(go_on)) {
+            const L second = man_jumps<R, Us>(go_on.merged(), men, empty);
+            if (!(second.merged() & S::kPromotion) &&
+                !man_jumps<R, Us>(not_straight_back(second), men, empty).any()) {
+                for (int d1 = 0; d1 < 4; ++d1) {
+                    if (!land[d1]) continue;
+                    const L x = man_jumps<R, Us>(go_on[d1], men, empty);
+                    B goes_on = 0;  // first landings with a second jump
+                    for (int d2 = 0; d2 < 4; ++d2) {
+                        const int b1 = opposite(d1), b2 = opposite(d2);
+                        for_each_bit(x[d2], [&](int t) {
+                            const B to = bit<B>(t), v2 = G::step(to, b2);
+                            const B l1 = G::step(v2, b2), v1 = G::step(l1, b1);
+                            goes_on |= l1;
+                            n += std::uint64_t(after_capture(G::step(v1, b1), to, v1 | v2));
+                        });
+                    }
+                    // Under the majority rule a single jump counts only when no capture
+                    // takes two.
+                    if (R::kPrecedence != Precedence::kMostPieces || !second.any())
+                        single_captures(B(land[d1] & ~goes_on), d1);
                 }
-            });
-        return n;
+                return n;
+            }
+        }
     }
     if (land.any() || generic) {
         visit_side<R, Us, D>(p, [&](const Move<G>& m) {
