@@ -609,7 +609,10 @@ template <class R, Color Us>
 //
 // `maybe_empty` (a superset of `empty`) is where a jump beyond those counted is looked for: a
 // caller that counts the replies to several moves at once passes the squares those moves empty.
-template <class R, Color Us>
+//
+// With CrownedFirst, a man crowned by his first jump is looked at too (keep_going_on), where
+// otherwise -1 is returned; that look is kept out of the common callers, which rarely need it.
+template <class R, Color Us, bool CrownedFirst = false>
 [[gnu::always_inline]] inline int count_short_captures(
     const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
     typename R::Geometry::Bitboard empty, typename R::Geometry::Bitboard maybe_empty) {
@@ -617,7 +620,11 @@ template <class R, Color Us>
     using B = typename G::Bitboard;
     using L = Lanes<B>;
     L go_on = land;
-    if (!keep_men_going_on<R, Us>(go_on)) return -1;
+    if constexpr (CrownedFirst) {
+        if (!keep_going_on<R, Us>(go_on, land, them, maybe_empty)) return -1;
+    } else {
+        if (!keep_men_going_on<R, Us>(go_on)) return -1;
+    }
     // Lane d2: where second jumps in direction d2 land.
     const L all = man_jumps<R, Us>(go_on.merged(), them, empty);
     if (!all.any())
@@ -656,6 +663,14 @@ template <class R, Color Us>
     const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
     typename R::Geometry::Bitboard empty) {
     return count_short_captures<R, Us>(land, them, empty, empty);
+}
+// count_short_captures for a caller that got -1 and has a man crowned by his first jump (Russian):
+// -1 again only when he might go on as a king, or a capture needs the search for another reason.
+template <class R, Color Us>
+[[gnu::noinline]] int count_short_captures_crowned(
+    const Lanes<typename R::Geometry::Bitboard>& land, typename R::Geometry::Bitboard them,
+    typename R::Geometry::Bitboard empty) {
+    return count_short_captures<R, Us, true>(land, them, empty, empty);
 }
 
 template <class R, Color Us, class Sink>

@@ -78,6 +78,11 @@ template <class R, Color Them, Duplicates D>
     const Lanes<typename R::Geometry::Bitboard>& jumps, typename R::Geometry::Bitboard own,
     typename R::Geometry::Bitboard free) {
     if (const int k = count_short_captures<R, Them>(jumps, own, free); k >= 0) return k;
+    if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
+        if (jumps.merged() & Side<R, Them>::kPromotion)
+            if (const int k = count_short_captures_crowned<R, Them>(jumps, own, free); k >= 0)
+                return k;
+    }
     CountSink<R, D> sink;
     generate_captures<R, Them>(p.play(m), sink, jump_origins<typename R::Geometry>(jumps));
     return sink.count();
