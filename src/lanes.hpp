@@ -90,6 +90,16 @@ struct Lanes {
         return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
                std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));
     }
+    // Whether some bit is set in two lanes or more.
+    constexpr bool overlapping() const noexcept {
+        if (!__builtin_is_constant_evaluated()) {
+            const Vec pairs = __builtin_shufflevector(v, v, 1, 0, 3, 2);
+            const Vec halves = v | pairs;  // a|b, a|b, c|d, c|d
+            return Lanes((v & pairs) | (halves & __builtin_shufflevector(halves, halves, 2, 3, 0, 1)))
+                .any();
+        }
+        return ((v[0] | v[1]) & (v[2] | v[3])) | (v[0] & v[1]) | (v[2] & v[3]);
+    }
     // Bit i set when lane i is not zero.
     constexpr unsigned nonzero_mask() const noexcept {
 #if defined(__AVX512VL__)
@@ -134,6 +144,9 @@ struct Lanes {
     }
     constexpr bool any() const noexcept { return (v[0] | v[1] | v[2] | v[3]) != 0; }
     constexpr B merged() const noexcept { return B(v[0] | v[1] | v[2] | v[3]); }
+    constexpr bool overlapping() const noexcept {
+        return ((v[0] | v[1]) & (v[2] | v[3])) | (v[0] & v[1]) | (v[2] & v[3]);
+    }
     constexpr int count() const noexcept {
         return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
                std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));

@@ -571,6 +571,22 @@ template <class R, Color Us>
             .any())
         return -1;
     int n1 = 0, n2 = 0, n3 = 0;  // whole moves of one, two and three jumps
+    const L second = man_jumps<R, Us>(go_on.merged(), them, empty);
+    if (!land.overlapping() && !second.overlapping()) {
+        // The usual case: no square is where two first jumps land, nor where two second jumps
+        // land. Then each bit of `second` is one two-jump path and each bit of `third` one
+        // three-jump path, whatever lane they came from: all paths are counted in one go. (A
+        // third jump cannot take the first victim: that would be a jump two squares back along
+        // the second and one along the first, which no unit diagonal is.)
+        L go2 = second;
+        keep_men_going_on<R, Us>(go2);
+        const L third = man_jumps<R, Us>(not_straight_back(go2), them, empty);
+        n3 = third.count();
+        n2 = popcount(B(second.merged() & ~G::step4_back(G::step4_back(third)).merged()));
+        n1 = popcount(B(land.merged() & ~G::step4_back(G::step4_back(second)).merged()));
+        if constexpr (R::kPrecedence == Precedence::kMostPieces) return n3 ? n3 : n2 ? n2 : n1;
+        return n1 + n2 + n3;
+    }
     for (int d1 = 0; d1 < 4; ++d1) {
         const L x2 = man_jumps<R, Us>(go_on[d1], them, empty);
         L go2 = x2;
@@ -638,12 +654,11 @@ template <class R, Color Us, bool CrownedFirst = false>
     // Free choice: a first jump with no second one is a whole move too. When no square is the
     // landing of two first jumps (the usual case), each bit of `all` is one two-jump path, and
     // the first jumps with a second one are where `all` comes from.
-    const B l0 = land[0], l1 = land[1], l2 = land[2], l3 = land[3];
-    if (!(((l0 | l1) & (l2 | l3)) | (l0 & l1) | (l2 & l3))) {
+    if (!land.overlapping()) {
         int n = all.count();
         if constexpr (R::kPrecedence != Precedence::kMostPieces) {
             const L back = G::step4_back(G::step4_back(all));
-            n += popcount(B((l0 | l1 | l2 | l3) & ~back.merged()));
+            n += popcount(B(land.merged() & ~back.merged()));
         }
         return n;
     }

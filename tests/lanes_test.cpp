@@ -1,4 +1,4 @@
-// The four-lane reductions (any, merged, count, nonzero_mask) against their definitions written
+// The four-lane reductions (any, merged, count, overlapping, nonzero_mask) against their definitions written
 // lane by lane, on words with every pattern of empty and full lanes and on pseudo-random words.
 // The vector build takes the instruction paths (ptest, shuffles, paired popcounts, mask tests);
 // the scalar test program (tests/scalar) runs this file too, for the plain path.
@@ -22,6 +22,7 @@ void check_reductions(B a, B b, B c, B d) {
     CHECK(x.any() == (a != 0 || b != 0 || c != 0 || d != 0));
     CHECK(x.merged() == B(a | b | c | d));
     CHECK(x.count() == std::popcount(a) + std::popcount(b) + std::popcount(c) + std::popcount(d));
+    CHECK(x.overlapping() == (((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0));
     CHECK(x.nonzero_mask() ==
           (unsigned(a != 0) | unsigned(b != 0) << 1 | unsigned(c != 0) << 2 | unsigned(d != 0) << 3));
 }
