@@ -90,15 +90,17 @@ struct Lanes {
         return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
                std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));
     }
+    // Lanes (1, 0, 3, 2) and (2, 3, 0, 1) of this one: lane i of the result is lane i ^ 1, or i ^ 2.
+    constexpr Lanes swapped_pairs() const noexcept {
+        return Lanes(__builtin_shufflevector(v, v, 1, 0, 3, 2));
+    }
+    constexpr Lanes swapped_halves() const noexcept {
+        return Lanes(__builtin_shufflevector(v, v, 2, 3, 0, 1));
+    }
     // Whether some bit is set in two lanes or more.
     constexpr bool overlapping() const noexcept {
-        if (!__builtin_is_constant_evaluated()) {
-            const Vec pairs = __builtin_shufflevector(v, v, 1, 0, 3, 2);
-            const Vec halves = v | pairs;  // a|b, a|b, c|d, c|d
-            return Lanes((v & pairs) | (halves & __builtin_shufflevector(halves, halves, 2, 3, 0, 1)))
-                .any();
-        }
-        return ((v[0] | v[1]) & (v[2] | v[3])) | (v[0] & v[1]) | (v[2] & v[3]);
+        const Lanes pairs = swapped_pairs(), halves = *this | pairs;  // a|b, a|b, c|d, c|d
+        return ((*this & pairs) | (halves & halves.swapped_halves())).any();
     }
     // Bit i set when lane i is not zero.
     constexpr unsigned nonzero_mask() const noexcept {
@@ -144,6 +146,8 @@ struct Lanes {
     }
     constexpr bool any() const noexcept { return (v[0] | v[1] | v[2] | v[3]) != 0; }
     constexpr B merged() const noexcept { return B(v[0] | v[1] | v[2] | v[3]); }
+    constexpr Lanes swapped_pairs() const noexcept { return Lanes(v[1], v[0], v[3], v[2]); }
+    constexpr Lanes swapped_halves() const noexcept { return Lanes(v[2], v[3], v[0], v[1]); }
     constexpr bool overlapping() const noexcept {
         return ((v[0] | v[1]) & (v[2] | v[3])) | (v[0] & v[1]) | (v[2] & v[3]);
     }

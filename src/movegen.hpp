@@ -484,8 +484,8 @@ typename G::Bitboard jump_origins(const Lanes<typename G::Bitboard>& land) {
 template <class B>
 Lanes<B> not_straight_back(const Lanes<B>& from) {
     static_assert(kNE == 0 && kNW == 1 && kSE == 2 && kSW == 3, "lane order");
-    const B u01 = from[0] | from[1], u23 = from[2] | from[3];
-    return Lanes<B>(B(u01 | from[2]), B(u01 | from[3]), B(from[0] | u23), B(from[1] | u23));
+    // Lane d is the union of lanes d, d ^ 1 and d ^ 2, the three that are not 3 - d.
+    return from | from.swapped_pairs() | from.swapped_halves();
 }
 
 // keep_going_on's look for a king's jump, away from the hot path: some square of `landings`

@@ -1,4 +1,4 @@
-// The four-lane reductions (any, merged, count, overlapping, nonzero_mask) against their definitions written
+// The four-lane reductions (any, merged, count, overlapping, nonzero_mask) and lane swaps against their definitions written
 // lane by lane, on words with every pattern of empty and full lanes and on pseudo-random words.
 // The vector build takes the instruction paths (ptest, shuffles, paired popcounts, mask tests);
 // the scalar test program (tests/scalar) runs this file too, for the plain path.
@@ -23,6 +23,11 @@ void check_reductions(B a, B b, B c, B d) {
     CHECK(x.merged() == B(a | b | c | d));
     CHECK(x.count() == std::popcount(a) + std::popcount(b) + std::popcount(c) + std::popcount(d));
     CHECK(x.overlapping() == (((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) != 0));
+    const Lanes<B> pairs = x.swapped_pairs(), halves = x.swapped_halves();
+    for (int i = 0; i < 4; ++i) {
+        CHECK(pairs[i] == x[i ^ 1]);
+        CHECK(halves[i] == x[i ^ 2]);
+    }
     CHECK(x.nonzero_mask() ==
           (unsigned(a != 0) | unsigned(b != 0) << 1 | unsigned(c != 0) << 2 | unsigned(d != 0) << 3));
 }
