@@ -479,7 +479,19 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     beta = std::min(beta, win_in(ply + 1));
     if (alpha >= beta) return alpha;
 
-    // Step 5. The transposition table: a deep enough bound ends a non-PV node at once.
+    // Step 5. The moves, quiet ones scored as they are generated. This comes before the table
+    // is read: the table's bucket is usually still on its way from memory (its load was started
+    // by the parent), and generating the moves meanwhile hides most of the wait; a table cut-off
+    // wastes the moves, but cut-offs are a small share of the nodes.
+    MoveList<G>& list = lists_[ply];
+    SortKey* const keys = sort_keys_[ply].data();
+    TopTwo top;
+    const bool scored = p.side == Color::kWhite
+                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
+                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
+
+    // Step 6. The transposition table: a deep enough bound ends a non-PV node at once. Then no
+    // move left is a loss.
     TableData entry;
     const bool hit = s_.table->probe(key, entry);
     if (hit && !pv_node && entry.depth >= depth) {
@@ -488,14 +500,6 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             (entry.bound == Bound::kUpper && ts <= alpha))
             return ts;
     }
-
-    // Step 6. The moves; none left is a loss. Quiet moves are scored as they are generated.
-    MoveList<G>& list = lists_[ply];
-    SortKey* const keys = sort_keys_[ply].data();
-    TopTwo top;
-    const bool scored = p.side == Color::kWhite
-                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
-                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
     if (list.empty()) return loss_in(ply);
 
     // Step 7. A forced move (often a compulsory capture) costs no depth.
