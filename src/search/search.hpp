@@ -590,7 +590,10 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             if (s > alpha) {
                 best_index = x;
                 alpha = s;
-                update_pv(ply, m);
+                // Only a PV node's line can end up in the reported PV: a PV node takes a line
+                // from a null-window child only when that child fails high, and then the PV node
+                // fails high too and its line is dropped. Elsewhere the copy is skipped.
+                if (pv_node) update_pv(ply, m);
                 if (s >= beta) {
                     reward(p, ply, m, depth, list, keys, i);
                     break;
