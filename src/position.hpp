@@ -74,6 +74,8 @@ public:
     T* begin() { return storage_.items; }
     T* end() { return storage_.items + size_; }
     void resize_down(int n) { size_ = n; }
+    // The first n items, written through begin() (n <= N).
+    void set_size(int n) { size_ = n; }
 
 private:
     [[noreturn, gnu::cold, gnu::noinline]] static void overflow() {

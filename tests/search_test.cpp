@@ -384,6 +384,8 @@ void check_shadow() {
                     expected |= G::mask_of_square(n);
             INFO("colour " << c << ", enemy on " << e);
             CHECK(T::shadow(c, G::mask_of_square(e)) == expected);
+            // The evaluation's spread of both colours at once, by doubling.
+            CHECK(T::shadows(G::mask_of_square(e), G::mask_of_square(e))[c] == expected);
         }
 }
 

@@ -177,6 +177,11 @@ private:
     template <Color Us>
     bool generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
                          TopTwo& top) const;
+    // The quiet half of generate_scored, with the generator compiled into it (flatten): then the
+    // sink's count and best keys stay in registers instead of going through memory at each move.
+    template <Color Us>
+    [[gnu::flatten]] TopTwo generate_quiet_scored(const Position<R>& p, int ply,
+                                                  MoveList<G>& list, SortKey* keys) const;
     static void sort_rest(SortKey* keys, int from, int n);
     // The generation-order index of a move, kept in the low bits of its sort key.
     static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
@@ -319,21 +324,34 @@ bool Worker<R>::generate_scored(const Position<R>& p, int ply, MoveList<G>& list
         moves.generate(list);
         return false;
     }
-    // The generator's sink: keeps each move, in generation order, and scores it.
-    struct Sink {
-        MoveList<G>& list;
-        QuietScorer scorer;
-        bool empty() const { return list.empty(); }
-        void add(const M& m, const std::uint8_t*, int) {
-            const int i = list.size();
-            list.push(m);
-            scorer.score(i, m);
-        }
-    } sink{list, QuietScorer(*this, p, ply, keys)};
-    list.clear();
-    detail::generate_quiet<R, Us>(p, sink);
-    top = sink.scorer.top();
+    top = generate_quiet_scored<Us>(p, ply, list, keys);
     return true;
+}
+
+template <class R>
+template <Color Us>
+typename Worker<R>::TopTwo Worker<R>::generate_quiet_scored(const Position<R>& p, int ply,
+                                                            MoveList<G>& list,
+                                                            SortKey* keys) const {
+    // The generator's sink: keeps each move, in generation order, and scores it. The moves are
+    // written straight into the list's storage, which has room: every quiet move ends on an empty
+    // square, reached from one of four directions by at most one piece each, so a position has
+    // fewer than 4 * 50 quiet moves.
+    static_assert(4 * G::kSquares <= kMaxMoves);
+    struct Sink {
+        M* out;
+        int n;
+        QuietScorer scorer;
+        bool empty() const { return n == 0; }
+        void add(const M& m, const std::uint8_t*, int) {
+            out[n] = m;
+            scorer.score(n, m);
+            ++n;
+        }
+    } sink{list.begin(), 0, QuietScorer(*this, p, ply, keys)};
+    detail::generate_quiet<R, Us>(p, sink);
+    list.set_size(sink.n);
+    return sink.scorer.top();
 }
 
 // Scores every move and returns the two best keys, found on the way (a cut-off usually comes at
@@ -479,7 +497,19 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     beta = std::min(beta, win_in(ply + 1));
     if (alpha >= beta) return alpha;
 
-    // Step 5. The transposition table: a deep enough bound ends a non-PV node at once.
+    // Step 5. The moves, quiet ones scored as they are generated. This comes before the table
+    // is read: the table's bucket is usually still on its way from memory (its load was started
+    // by the parent), and generating the moves meanwhile hides most of the wait; a table cut-off
+    // wastes the moves, but cut-offs are a small share of the nodes.
+    MoveList<G>& list = lists_[ply];
+    SortKey* const keys = sort_keys_[ply].data();
+    TopTwo top;
+    const bool scored = p.side == Color::kWhite
+                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
+                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
+
+    // Step 6. The transposition table: a deep enough bound ends a non-PV node at once. Then no
+    // move left is a loss.
     TableData entry;
     const bool hit = s_.table->probe(key, entry);
     if (hit && !pv_node && entry.depth >= depth) {
@@ -488,14 +518,6 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             (entry.bound == Bound::kUpper && ts <= alpha))
             return ts;
     }
-
-    // Step 6. The moves; none left is a loss. Quiet moves are scored as they are generated.
-    MoveList<G>& list = lists_[ply];
-    SortKey* const keys = sort_keys_[ply].data();
-    TopTwo top;
-    const bool scored = p.side == Color::kWhite
-                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
-                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
     if (list.empty()) return loss_in(ply);
 
     // Step 7. A forced move (often a compulsory capture) costs no depth.
@@ -568,7 +590,10 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             if (s > alpha) {
                 best_index = x;
                 alpha = s;
-                update_pv(ply, m);
+                // Only a PV node's line can end up in the reported PV: a PV node takes a line
+                // from a null-window child only when that child fails high, and then the PV node
+                // fails high too and its line is dropped. Elsewhere the copy is skipped.
+                if (pv_node) update_pv(ply, m);
                 if (s >= beta) {
                     reward(p, ply, m, depth, list, keys, i);
                     break;
