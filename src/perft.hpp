@@ -130,16 +130,20 @@ std::uint64_t perft2_side(const Position<R>& p) {
     };
     // Each of our first jumps in direction d that is a whole move, with the replies counted
     // from the masks alone.
-    auto single_captures = [&](B lands, int d) __attribute__((always_inline)) {
+    auto single_captures = [&]<int Dir>(B lands) __attribute__((always_inline)) {
         for_each_bit(lands, [&](int t) {
-            const B to = bit<B>(t), victim = G::step(to, opposite(d));
-            n += std::uint64_t(after_capture(G::step(victim, opposite(d)), to, victim));
+            const B to = bit<B>(t), victim = G::template step<opposite(Dir)>(to);
+            n += std::uint64_t(
+                after_capture(G::template step<opposite(Dir)>(victim), to, victim));
         });
     };
     if (land.any() && !generic) {
         if (single_jumps_only<R, Us>(land, men, empty)) {
             // Each of our moves takes one man of theirs.
-            for (int d = 0; d < 4; ++d) single_captures(land[d], d);
+            single_captures.template operator()<0>(land[0]);
+            single_captures.template operator()<1>(land[1]);
+            single_captures.template operator()<2>(land[2]);
+            single_captures.template operator()<3>(land[3]);
             return n;
         }
         // No capture of ours is longer than two jumps, and no man of ours is crowned on the
@@ -169,7 +173,11 @@ std::uint64_t perft2_side(const Position<R>& p) {
                     // Under the majority rule a single jump counts only when no capture
                     // takes two.
                     if (R::kPrecedence != Precedence::kMostPieces || !second.any())
-                        single_captures(B(land[d1] & ~goes_on), d1);
+                        for_each_bit(B(land[d1] & ~goes_on), [&](int t) {
+                            const B to = bit<B>(t), victim = G::step(to, opposite(d1));
+                            n += std::uint64_t(
+                                after_capture(G::step(victim, opposite(d1)), to, victim));
+                        });
                 }
                 return n;
             }
