@@ -693,17 +693,23 @@ void emit_single_jumps(const Lanes<typename R::Geometry::Bitboard>& land, Sink& 
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using S = Side<R, Us>;
-    for (int d = 0; d < 4; ++d)
-        for_each_bit(land[d], [&](int to) {
-            const B victim = G::step(bit<B>(to), opposite(d));
+    // One lambda per direction, so that the steps back are compile-time rotations.
+    auto emit = [&]<int Dir>() __attribute__((always_inline)) {
+        for_each_bit(land[Dir], [&](int to) {
+            const B victim = G::template step<opposite(Dir)>(bit<B>(to));
             Move<G> m;
             m.captured = victim;
-            m.from = std::uint8_t(lsb(G::step(victim, opposite(d))));
+            m.from = std::uint8_t(lsb(G::template step<opposite(Dir)>(victim)));
             m.to = std::uint8_t(to);
             m.flags = (bit<B>(to) & S::kPromotion) ? Move<G>::kPromotes : 0;
             const std::uint8_t path[1] = {std::uint8_t(to)};
             sink.add(m, path, 1);
         });
+    };
+    emit.template operator()<0>();
+    emit.template operator()<1>();
+    emit.template operator()<2>();
+    emit.template operator()<3>();
 }
 
 template <class R, Color Us, Duplicates D, class Entry>
