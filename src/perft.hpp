@@ -157,28 +157,34 @@ std::uint64_t perft2_side(const Position<R>& p) {
             const L second = man_jumps<R, Us>(go_on.merged(), men, empty);
             if (!(second.merged() & S::kPromotion) &&
                 !man_jumps<R, Us>(not_straight_back(second), men, empty).any()) {
-                for (int d1 = 0; d1 < 4; ++d1) {
-                    if (!land[d1]) continue;
-                    const L x = man_jumps<R, Us>(go_on[d1], men, empty);
+                // Directions are template arguments, so that every step is a fixed rotation.
+                auto from_first = [&]<int D1>() __attribute__((always_inline)) {
+                    if (!land[D1]) return;
+                    const L x = man_jumps<R, Us>(go_on[D1], men, empty);
                     B goes_on = 0;  // first landings with a second jump
-                    for (int d2 = 0; d2 < 4; ++d2) {
-                        const int b1 = opposite(d1), b2 = opposite(d2);
-                        for_each_bit(x[d2], [&](int t) {
-                            const B to = bit<B>(t), v2 = G::step(to, b2);
-                            const B l1 = G::step(v2, b2), v1 = G::step(l1, b1);
+                    auto paths = [&]<int D2>() __attribute__((always_inline)) {
+                        for_each_bit(x[D2], [&](int t) {
+                            const B to = bit<B>(t), v2 = G::template step<opposite(D2)>(to);
+                            const B l1 = G::template step<opposite(D2)>(v2);
+                            const B v1 = G::template step<opposite(D1)>(l1);
                             goes_on |= l1;
-                            n += std::uint64_t(after_capture(G::step(v1, b1), to, v1 | v2));
+                            n += std::uint64_t(after_capture(
+                                G::template step<opposite(D1)>(v1), to, B(v1 | v2)));
                         });
-                    }
+                    };
+                    paths.template operator()<0>();
+                    paths.template operator()<1>();
+                    paths.template operator()<2>();
+                    paths.template operator()<3>();
                     // Under the majority rule a single jump counts only when no capture
                     // takes two.
                     if (R::kPrecedence != Precedence::kMostPieces || !second.any())
-                        for_each_bit(B(land[d1] & ~goes_on), [&](int t) {
-                            const B to = bit<B>(t), victim = G::step(to, opposite(d1));
-                            n += std::uint64_t(
-                                after_capture(G::step(victim, opposite(d1)), to, victim));
-                        });
-                }
+                        single_captures.template operator()<D1>(B(land[D1] & ~goes_on));
+                };
+                from_first.template operator()<0>();
+                from_first.template operator()<1>();
+                from_first.template operator()<2>();
+                from_first.template operator()<3>();
                 return n;
             }
         }
