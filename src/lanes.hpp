@@ -90,7 +90,8 @@ struct Lanes {
         return std::popcount(std::uint64_t(v[0])) + std::popcount(std::uint64_t(v[1])) +
                std::popcount(std::uint64_t(v[2])) + std::popcount(std::uint64_t(v[3]));
     }
-    // Lanes (1, 0, 3, 2) and (2, 3, 0, 1) of this one: lane i of the result is lane i ^ 1, or i ^ 2.
+    // Lanes (1, 0, 3, 2) and (2, 3, 0, 1) of this one: lane i of the result is lane i ^ 1, or
+    // lane i ^ 2.
     constexpr Lanes swapped_pairs() const noexcept {
         return Lanes(__builtin_shufflevector(v, v, 1, 0, 3, 2));
     }

@@ -1,14 +1,14 @@
-// The four-lane reductions (any, merged, count, overlapping, nonzero_mask) and lane swaps against their definitions written
-// lane by lane, on words with every pattern of empty and full lanes and on pseudo-random words.
-// The vector build takes the instruction paths (ptest, shuffles, paired popcounts, mask tests);
-// the scalar test program (tests/scalar) runs this file too, for the plain path.
-#include <catch2/catch.hpp>
+// The four-lane reductions (any, merged, count, overlapping, nonzero_mask) and lane swaps against
+// their definitions written lane by lane, on words with every pattern of empty and full lanes and
+// on pseudo-random words. The vector build takes the instruction paths (ptest, shuffles, paired
+// popcounts, mask tests); the scalar test program (tests/scalar) runs this file too, for the plain
+// path.
+#include "lanes.hpp"
 
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
-
-#include "lanes.hpp"
 
 using namespace dambit;
 
@@ -28,8 +28,8 @@ void check_reductions(B a, B b, B c, B d) {
         CHECK(pairs[i] == x[i ^ 1]);
         CHECK(halves[i] == x[i ^ 2]);
     }
-    CHECK(x.nonzero_mask() ==
-          (unsigned(a != 0) | unsigned(b != 0) << 1 | unsigned(c != 0) << 2 | unsigned(d != 0) << 3));
+    CHECK(x.nonzero_mask() == (unsigned(a != 0) | unsigned(b != 0) << 1 | unsigned(c != 0) << 2 |
+                               unsigned(d != 0) << 3));
 }
 
 template <class B>

@@ -122,7 +122,8 @@ struct EvalTables {
                 for (int c = 0; c < 2; ++c) {
                     const int left = c == 0 ? kSW : kNW, right = c == 0 ? kSE : kNE;
                     const int dr = c == 0 ? -jump : jump;
-                    r.shift[c] = B((i * G::kShift[left] + (jump - i) * G::kShift[right]) % G::kBits);
+                    r.shift[c] =
+                        B((i * G::kShift[left] + (jump - i) * G::kShift[right]) % G::kBits);
                     for (int n = 1; n <= G::kSquares; ++n) {
                         const auto from = G::coord_of_square(n);
                         if (G::square_of_coord(from.file + jump - 2 * i, from.rank + dr))
@@ -186,8 +187,7 @@ public:
         if (!kings[0] || !kings[1]) shadow = T::shadows(p.pieces[1], p.pieces[0]);
         const auto side = [&]<int C>() {
             return side_score<C>(men[C], kings[C], kings[1 - C], men_count[C], p.empty(),
-                                 (opening[C] * phase + ending[C] * (kStartMen - phase)) /
-                                     kStartMen,
+                                 (opening[C] * phase + ending[C] * (kStartMen - phase)) / kStartMen,
                                  shadow[C]);
         };
         Score score = side.template operator()<0>() - side.template operator()<1>();
@@ -231,8 +231,7 @@ private:
         int s = kW.man * men_count + kW.king * popcount(kings) + advance;
         const bool them_no_king = their_kings == 0;
         // A man whose way to the crown no enemy piece can block.
-        if (them_no_king)
-            for_each_bit(B(men & ~shadow), [&](int b) { s += kRunaway[C][b]; });
+        if (them_no_king) for_each_bit(B(men & ~shadow), [&](int b) { s += kRunaway[C][b]; });
         s += kW.centre * popcount(B(men & T::kCentre));
         // The men of the other wing are the rest of the men.
         const int wing = std::abs(2 * popcount(B(men & T::kLeftWing)) - men_count);
@@ -262,15 +261,15 @@ private:
             const auto sum = [&](B m, const std::uint8_t* w) {
                 return V(_mm512_sad_epu8(_mm512_maskz_loadu_epi8(__mmask64(m), w), zero));
             };
-            const V v = sum(men[0], kAdvanceBytes.w[0][0]) |
-                        sum(men[0], kAdvanceBytes.w[0][1]) << 16 |
-                        sum(men[1], kAdvanceBytes.w[1][0]) << 32 |
-                        sum(men[1], kAdvanceBytes.w[1][1]) << 48;
+            const V v =
+                sum(men[0], kAdvanceBytes.w[0][0]) | sum(men[0], kAdvanceBytes.w[0][1]) << 16 |
+                sum(men[1], kAdvanceBytes.w[1][0]) << 32 | sum(men[1], kAdvanceBytes.w[1][1]) << 48;
             using V4 = std::uint64_t __attribute__((vector_size(32)));
             using V2 = std::uint64_t __attribute__((vector_size(16)));
             const V4 v4 = __builtin_shufflevector(v, v, 0, 1, 2, 3) +
                           __builtin_shufflevector(v, v, 4, 5, 6, 7);
-            const V2 v2 = __builtin_shufflevector(v4, v4, 0, 1) + __builtin_shufflevector(v4, v4, 2, 3);
+            const V2 v2 =
+                __builtin_shufflevector(v4, v4, 0, 1) + __builtin_shufflevector(v4, v4, 2, 3);
             const std::uint64_t total = v2[0] + v2[1];
             opening[0] = int(total & 0xffff);
             ending[0] = int((total >> 16) & 0xffff);
