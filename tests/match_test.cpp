@@ -196,7 +196,10 @@ TEST_CASE("settings text", "[match]") {
     CHECK(t.threat_extension);
     t = parse_tuning("", base);
     CHECK(t.late_move_reductions == base.late_move_reductions);
-    CHECK(tuning_text(parse_tuning("threat=on", base)) == "lmr=on,threat=on");
+    // Every key is written, in the order lmr, threat, staged; the International defaults are
+    // lmr on, threat off (checked above) and staged on.
+    CHECK(tuning_text(parse_tuning("threat=on", base)) == "lmr=on,threat=on,staged=on");
+    CHECK(!parse_tuning("staged=off", base).staged_quiet_moves);
     CHECK_THROWS_WITH(parse_tuning("lmr=off,nmp=on", base), Catch::Contains("'nmp=on'"));
     CHECK_THROWS_WITH(parse_tuning("lmr=yes", base), Catch::Contains("'lmr=yes'"));
     CHECK_THROWS_WITH(parse_tuning("lmr", base), Catch::Contains("'lmr'"));

@@ -197,8 +197,9 @@ std::vector<Opening<R>> opening_positions(int plies) {
     return out;
 }
 
-// Settings text: comma-separated key=value tokens, keys lmr (late move reductions) and threat
-// (threat extension), values on and off. Starts from `base`; an empty text gives `base`.
+// Settings text: comma-separated key=value tokens, keys lmr (late move reductions), threat
+// (threat extension) and staged (a quiet node's first move tried before generation), values on
+// and off. Starts from `base`; an empty text gives `base`.
 // Throws std::invalid_argument naming the first bad token.
 inline Tuning parse_tuning(std::string_view text, Tuning base) {
     std::size_t start = 0;
@@ -215,9 +216,11 @@ inline Tuning parse_tuning(std::string_view text, Tuning base) {
         const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
         bool* target = key == "lmr"      ? &base.late_move_reductions
                        : key == "threat" ? &base.threat_extension
+                       : key == "staged" ? &base.staged_quiet_moves
                                          : nullptr;
         if (!target)
-            throw std::invalid_argument("unknown setting '" + token + "' (keys: lmr, threat)");
+            throw std::invalid_argument("unknown setting '" + token +
+                                        "' (keys: lmr, threat, staged)");
         if (value != "on" && value != "off")
             throw std::invalid_argument("bad value in setting '" + token + "' (want on or off)");
         *target = value == "on";
@@ -227,7 +230,8 @@ inline Tuning parse_tuning(std::string_view text, Tuning base) {
 
 inline std::string tuning_text(const Tuning& t) {
     return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
-           ",threat=" + (t.threat_extension ? "on" : "off");
+           ",threat=" + (t.threat_extension ? "on" : "off") +
+           ",staged=" + (t.staged_quiet_moves ? "on" : "off");
 }
 
 // Score and Elo of A from wins, draws and losses.

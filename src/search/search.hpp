@@ -43,6 +43,9 @@ struct Tuning {
     // on the 8x8 variants only, where it finds deeper shots at a fixed depth (the tactics tests
     // rely on that), off on 10x10 (see defaults_for).
     bool threat_extension = true;
+    // A node without a capture tries the table's move, or else a killer, before it generates its
+    // moves (the rest are then scored with the history as it is after that move's search).
+    bool staged_quiet_moves = true;
 
     template <class R>
     static Tuning defaults_for() {
@@ -144,8 +147,49 @@ private:
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
     // The generation index of the table's move in `list`, or -1.
     static int table_index(std::uint16_t table_move, const MoveList<G>& list) {
+        if (table_move & kQuietCode) {
+            for (int i = 0; i < list.size(); ++i)
+                if (code(i, list[i]) == table_move) return i;
+            return -1;
+        }
         const int t = (table_move & kIndexMask) - 1;
         return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
+    }
+    // The index of quiet move m in `list` (which holds it).
+    static int quiet_index(const M& m, const MoveList<G>& list) {
+        int i = 0;
+        while (list[i].from != m.from || list[i].to != m.to) ++i;
+        return i;
+    }
+    // Whether the table's move code is a quiet move of the side to move in `p`, a position
+    // without a capture; the move in `m`.
+    static bool quiet_move(const Position<R>& p, std::uint16_t table_move, M& m) {
+        if (!(table_move & kQuietCode)) return false;
+        const int from = table_move & 63, to = (table_move >> 6) & 63;
+        if (from >= G::kBits || to >= G::kBits) return false;
+        return p.side == Color::kWhite ? quiet_move_at<Color::kWhite>(p, from, to, m)
+                                       : quiet_move_at<Color::kBlack>(p, from, to, m);
+    }
+    // Whether side Us (without a capture) has a quiet move from bit `from` to bit `to`; the move
+    // in `m`, as the generator makes it.
+    template <Color Us>
+    static bool quiet_move_at(const Position<R>& p, int from, int to, M& m) {
+        using S = detail::Side<R, Us>;
+        const B f = bit<B>(from), t = bit<B>(to);
+        if (!(p.pieces[int(Us)] & f) || !(p.empty() & t)) return false;
+        M q;
+        q.from = std::uint8_t(from);
+        q.to = std::uint8_t(to);
+        if (p.kings & f) {
+            if (!(detail::king_reach<R>(f, p.empty()).merged() & t)) return false;
+            q.flags = M::kKingMoves;
+        } else {
+            if (!(B(G::template step<S::kLeft>(f) | G::template step<S::kRight>(f)) & t))
+                return false;
+            q.flags = (t & S::kPromotion) ? M::kPromotes : 0;
+        }
+        m = q;
+        return true;
     }
     static constexpr SortKey kNoKey = std::numeric_limits<SortKey>::min();
     // The sort key of the move at generation index i with score k.
@@ -173,15 +217,25 @@ private:
     // Scores quiet moves by promotion, killers and history, one at a time (while a quiet list is
     // generated) and keeps the two best keys.
     class QuietScorer;
-    // generate<R>(p, list), and when the moves are quiet, their keys and the two best of them.
-    template <Color Us>
-    bool generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
-                         TopTwo& top) const;
-    // The quiet half of generate_scored, with the generator compiled into it (flatten): then the
-    // sink's count and best keys stay in registers instead of going through memory at each move.
+    // Generates the quiet moves, scores them and returns the two best keys, with the generator
+    // compiled into it (flatten): then the sink's count and best keys stay in registers instead
+    // of going through memory at each move.
     template <Color Us>
     [[gnu::flatten]] TopTwo generate_quiet_scored(const Position<R>& p, int ply,
                                                   MoveList<G>& list, SortKey* keys) const;
+    // What a node without a capture knows before it generates its moves.
+    struct QuietStart {
+        int count = 0;            // its number of moves
+        bool has_killer = false;  // whether a killer is a move here and goes first when the
+        M killer{};               // table has no move (no promotion goes before it)
+        bool generated = false;   // else the moves are generated and scored at once
+        TopTwo top;               // then the two best keys
+    };
+    // For a node with a capture, generates its moves (the captures) and returns true; else fills
+    // `quiet`, and generates the moves unless a killer is to be tried first.
+    template <Color Us>
+    bool start_node(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                    QuietStart& quiet) const;
     static void sort_rest(SortKey* keys, int from, int n);
     // The generation-order index of a move, kept in the low bits of its sort key.
     static int index_of(SortKey k) { return kIndexMask - int(k & kIndexMask); }
@@ -200,10 +254,14 @@ private:
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
 
-    // The table's move code: the move's index in generation order (deterministic for a position)
-    // plus its from-square as a check.
+    // The table's move code. A quiet move is its squares (and the quiet bit), which a node checks
+    // against its position without generating its moves; a capture is its index in generation
+    // order (deterministic for a position) plus five bits of its from-square as a check.
+    static constexpr std::uint16_t kQuietCode = 0x8000;
+    static_assert(G::kBits <= 64);
     static std::uint16_t code(int index, const M& m) {
-        return std::uint16_t((index + 1) | (int(m.from) << 10));
+        if (!m.is_capture()) return std::uint16_t(kQuietCode | m.from | m.to << 6);
+        return std::uint16_t((index + 1) | (int(m.from) & 31) << 10);
     }
 
     Shared<R>& s_;
@@ -317,15 +375,33 @@ private:
 
 template <class R>
 template <Color Us>
-bool Worker<R>::generate_scored(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
-                                TopTwo& top) const {
+bool Worker<R>::start_node(const Position<R>& p, int ply, MoveList<G>& list, SortKey* keys,
+                           QuietStart& quiet) const {
     const NodeMoves<R, Us> moves(p);
     if (moves.must_capture()) {
         moves.generate(list);
-        return false;
+        return true;
     }
-    top = generate_quiet_scored<Us>(p, ply, list, keys);
-    return true;
+    using S = detail::Side<R, Us>;
+    quiet.count = detail::count_quiet<R, Us>(p);
+    const B men = p.pieces[int(Us)] & ~p.kings;
+    // A promotion goes before the killers.
+    if (s_.tuning.staged_quiet_moves &&
+        !(B(G::template step<S::kLeft>(men) | G::template step<S::kRight>(men)) & p.empty() &
+          S::kPromotion)) {
+        for (const M& k : killers_[ply]) {
+            M m;
+            if (quiet_move_at<Us>(p, k.from, k.to, m) && m.flags == k.flags) {
+                quiet.has_killer = true;
+                quiet.killer = m;
+                return false;
+            }
+        }
+    }
+    // No killer to try: the moves are needed, and generating them now hides the table's wait.
+    quiet.top = generate_quiet_scored<Us>(p, ply, list, keys);
+    quiet.generated = true;
+    return false;
 }
 
 template <class R>
@@ -385,12 +461,28 @@ typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply,
 // than picking them one at a time.
 template <class R>
 void Worker<R>::sort_rest(SortKey* keys, int from, int n) {
-    // Insertion sort: the lists are short.
-    for (int j = from + 1; j < n; ++j) {
-        const SortKey k = keys[j];
+    SortKey* const k = keys + from;
+    const int m = n - from;
+    constexpr int kRankMax = 32;
+    if (m <= kRankMax) {
+        // By rank: each key goes where the number of larger keys puts it. The compares have no
+        // branch to mispredict and are counted a vector at a time; an insertion sort of a dozen
+        // keys mispredicted at almost every key.
+        SortKey out[kRankMax];
+        for (int j = 0; j < m; ++j) {
+            int rank = 0;
+            for (int i = 0; i < m; ++i) rank += k[i] > k[j];
+            out[rank] = k[j];
+        }
+        std::copy(out, out + m, k);
+        return;
+    }
+    // Insertion sort: long lists are rare.
+    for (int j = 1; j < m; ++j) {
+        const SortKey key = k[j];
         int h = j;
-        for (; h > from && keys[h - 1] < k; --h) keys[h] = keys[h - 1];
-        keys[h] = k;
+        for (; h > 0 && k[h - 1] < key; --h) k[h] = k[h - 1];
+        k[h] = key;
     }
 }
 
@@ -497,16 +589,26 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     beta = std::min(beta, win_in(ply + 1));
     if (alpha >= beta) return alpha;
 
-    // Step 5. The moves, quiet ones scored as they are generated. This comes before the table
-    // is read: the table's bucket is usually still on its way from memory (its load was started
-    // by the parent), and generating the moves meanwhile hides most of the wait; a table cut-off
-    // wastes the moves, but cut-offs are a small share of the nodes.
+    // Step 5. The moves. Captures are compulsory, so a node that can capture has only captures:
+    // they are generated now, before the table is read, and the generation hides most of the
+    // wait for the bucket the parent started loading. A node without a capture counts its moves
+    // and finds which killer it could try first; its moves are generated only if the first one
+    // tried does not end the node (see step 8).
     MoveList<G>& list = lists_[ply];
     SortKey* const keys = sort_keys_[ply].data();
-    TopTwo top;
-    const bool scored = p.side == Color::kWhite
-                            ? generate_scored<Color::kWhite>(p, ply, list, keys, top)
-                            : generate_scored<Color::kBlack>(p, ply, list, keys, top);
+    QuietStart quiet;
+    const bool captures = p.side == Color::kWhite
+                              ? start_node<Color::kWhite>(p, ply, list, keys, quiet)
+                              : start_node<Color::kBlack>(p, ply, list, keys, quiet);
+
+    const int move_count = captures ? list.size() : quiet.count;
+    // Step 7. A forced move (often a compulsory capture) costs no depth.
+    const int extension = move_count == 1 && ply < 2 * root_depth_ ? 1 : 0;
+    const int new_depth = depth - 1 + extension;
+    // The killer's child is likely the first searched: its table bucket starts loading now, with
+    // this node's own.
+    std::uint64_t killer_key = 0;
+    if (quiet.has_killer) killer_key = child_key(p.play(quiet.killer), new_depth);
 
     // Step 6. The transposition table: a deep enough bound ends a non-PV node at once. Then no
     // move left is a loss.
@@ -518,18 +620,100 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             (entry.bound == Bound::kUpper && ts <= alpha))
             return ts;
     }
-    if (list.empty()) return loss_in(ply);
+    if (move_count == 0) return loss_in(ply);
 
-    // Step 7. A forced move (often a compulsory capture) costs no depth.
-    const int extension = list.size() == 1 && ply < 2 * root_depth_ ? 1 : 0;
+    Score best = -kInfinite;
+    int best_index = -1;  // generation index of the best move
+    M best_move{};        // the best move, if one raised alpha
+    bool raised = false;  // whether one did
+    int searched = 0;
+    // The score of move m as the node's next move: the first with the full window, the others
+    // with a null window (late quiet ones at a reduced depth first), again with the full window
+    // when they rise above alpha.
+    const auto search_move = [&](const M& m, const Position<R>& child, const DrawCounters& cdc,
+                                 std::uint64_t ckey) {
+        Score s;
+        if (searched == 0) {
+            s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node, ckey);
+        } else {
+            int r = 0;
+            if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
+                !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]))
+                r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
+            s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false,
+                     new_depth - r > 0 ? ckey : 0);
+            if (s > alpha && r > 0)
+                s = -pvs(child, ply + 1, new_depth, -alpha - 1, -alpha, cdc, false, ckey);
+            if (s > alpha && s < beta && pv_node)
+                s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, true, ckey);
+        }
+        ++searched;
+        return s;
+    };
+    // Takes the score s of move m (generation index x, the i-th in order); true at a cut-off.
+    const auto take = [&](const M& m, int x, Score s, int i) {
+        if (s <= best) return false;
+        best = s;
+        if (s <= alpha) return false;
+        best_index = x;
+        best_move = m;
+        raised = true;
+        alpha = s;
+        // Only a PV node's line can end up in the reported PV: a PV node takes a line from a
+        // null-window child only when that child fails high, and then the PV node fails high too
+        // and its line is dropped. Elsewhere the copy is skipped.
+        if (pv_node) update_pv(ply, m);
+        if (s < beta) return false;
+        reward(p, ply, m, depth, list, keys, i);
+        return true;
+    };
+    // Step 10 (also after a cut-off by a move tried before generation). Store the result.
+    const auto store = [&] {
+        TableData d;
+        d.score = std::int16_t(to_table(best, ply));
+        d.depth = std::uint8_t(std::min(depth, 255));
+        d.bound = best >= beta            ? Bound::kLower
+                  : best > alpha0 && raised ? Bound::kExact
+                                            : Bound::kUpper;
+        if (raised) d.move = code(best_index, best_move);
+        s_.table->store(key, d);
+        return best;
+    };
 
-    // Step 8. Order: table move, captures, promotions, killers, history. The table's move code is
-    // the index in generation order, so it is matched before any move is picked, and it goes
-    // first.
-    const int new_depth = depth - 1 + extension;
-    const int n = list.size();
-    const int t = hit ? table_index(entry.move, list) : -1;
-    top = scored ? put_table_move_first(t, top, keys) : score_moves(p, ply, t, list, keys);
+    // Step 8. Order: table move, captures, promotions, killers, history. A node without a
+    // capture tries the table's move, or else the first killer (when no promotion goes before
+    // it), before it generates anything: most nodes end at their first move, and a quiet table
+    // move is checked against the position directly (its code is its squares).
+    TopTwo top;
+    int n;
+    if (captures) {
+        n = list.size();
+        top = score_moves(p, ply, hit ? table_index(entry.move, list) : -1, list, keys);
+    } else if (quiet.generated) {
+        n = list.size();
+        top = put_table_move_first(hit ? table_index(entry.move, list) : -1, quiet.top, keys);
+    } else {
+        M first{};
+        const bool from_table = hit && quiet_move(p, entry.move, first);
+        if (!from_table && quiet.has_killer) first = quiet.killer;
+        if (from_table || quiet.has_killer) {
+            const Position<R> child = p.play(first);
+            const Score s = search_move(first, child, dc.after(p, first),
+                                        from_table ? child_key(child, new_depth) : killer_key);
+            if (stopped()) return 0;
+            if (take(first, -1, s, 0)) return store();
+        }
+        top = p.side == Color::kWhite ? generate_quiet_scored<Color::kWhite>(p, ply, list, keys)
+                                      : generate_quiet_scored<Color::kBlack>(p, ply, list, keys);
+        n = list.size();
+        if (searched) {
+            // The move tried goes first, as it was searched; when it is the killer it is the best
+            // scored already.
+            const int x = quiet_index(first, list);
+            if (raised) best_index = x;
+            top = put_table_move_first(x, top, keys);
+        }
+    }
     // The two best go first (keys are at their generation index until now); the rest are sorted
     // when the first two failed.
     const int first_at = index_of(top.first);
@@ -548,12 +732,9 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     };
 
     // Step 9. Principal variation search over the moves, late quiet moves reduced.
-    Score best = -kInfinite;
-    int best_index = -1;  // generation index of the best move
-    int searched = 0;
     std::uint64_t next_key = 0;  // the key of move i, when known before its turn
     bool next_known = false;
-    for (int i = 0; i < n; ++i) {
+    for (int i = searched; i < n; ++i) {
         settle(i);
         const int x = index_of(keys[i]);  // the generation index of the i-th move in order
         const M m = list[x];
@@ -568,50 +749,11 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             settle(i + 1);
             next_key = child_key(p.play(list[index_of(keys[i + 1])]), new_depth);
         }
-        Score s;
-        if (searched == 0) {
-            s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node, ckey);
-        } else {
-            int r = 0;
-            if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
-                !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]))
-                r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
-            s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false,
-                     new_depth - r > 0 ? ckey : 0);
-            if (s > alpha && r > 0)
-                s = -pvs(child, ply + 1, new_depth, -alpha - 1, -alpha, cdc, false, ckey);
-            if (s > alpha && s < beta && pv_node)
-                s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, true, ckey);
-        }
-        ++searched;
+        const Score s = search_move(m, child, cdc, ckey);
         if (stopped()) return 0;
-        if (s > best) {
-            best = s;
-            if (s > alpha) {
-                best_index = x;
-                alpha = s;
-                // Only a PV node's line can end up in the reported PV: a PV node takes a line
-                // from a null-window child only when that child fails high, and then the PV node
-                // fails high too and its line is dropped. Elsewhere the copy is skipped.
-                if (pv_node) update_pv(ply, m);
-                if (s >= beta) {
-                    reward(p, ply, m, depth, list, keys, i);
-                    break;
-                }
-            }
-        }
+        if (take(m, x, s, i)) break;
     }
-
-    // Step 10. Store the result; the move is kept as its index in generation order.
-    TableData d;
-    d.score = std::int16_t(to_table(best, ply));
-    d.depth = std::uint8_t(std::min(depth, 255));
-    d.bound = best >= beta                       ? Bound::kLower
-              : best > alpha0 && best_index >= 0 ? Bound::kExact
-                                                 : Bound::kUpper;
-    if (best_index >= 0) d.move = code(best_index, list[best_index]);
-    s_.table->store(key, d);
-    return best;
+    return store();
 }
 
 template <class R>
