@@ -155,12 +155,6 @@ private:
         const int t = (table_move & kIndexMask) - 1;
         return t >= 0 && t < list.size() && code(t, list[t]) == table_move ? t : -1;
     }
-    // The index of quiet move m in `list` (which holds it).
-    static int quiet_index(const M& m, const MoveList<G>& list) {
-        int i = 0;
-        while (list[i].from != m.from || list[i].to != m.to) ++i;
-        return i;
-    }
     // Whether the table's move code is a quiet move of the side to move in `p`, a position
     // without a capture; the move in `m`.
     static bool quiet_move(const Position<R>& p, std::uint16_t table_move, M& m) {
@@ -225,7 +219,8 @@ private:
                                                   MoveList<G>& list, SortKey* keys) const;
     // What a node without a capture knows before it generates its moves.
     struct QuietStart {
-        int count = 0;            // its number of moves
+        int count = 0;            // its number of moves (counted without generating them when a
+                                  // killer is to be tried first)
         bool has_killer = false;  // whether a killer is a move here and goes first when the
         M killer{};               // table has no move (no promotion goes before it)
         bool generated = false;   // else the moves are generated and scored at once
@@ -383,7 +378,6 @@ bool Worker<R>::start_node(const Position<R>& p, int ply, MoveList<G>& list, Sor
         return true;
     }
     using S = detail::Side<R, Us>;
-    quiet.count = detail::count_quiet<R, Us>(p);
     const B men = p.pieces[int(Us)] & ~p.kings;
     // A promotion goes before the killers.
     if (s_.tuning.staged_quiet_moves &&
@@ -392,6 +386,7 @@ bool Worker<R>::start_node(const Position<R>& p, int ply, MoveList<G>& list, Sor
         for (const M& k : killers_[ply]) {
             M m;
             if (quiet_move_at<Us>(p, k.from, k.to, m) && m.flags == k.flags) {
+                quiet.count = detail::count_quiet<R, Us>(p);
                 quiet.has_killer = true;
                 quiet.killer = m;
                 return false;
@@ -400,6 +395,7 @@ bool Worker<R>::start_node(const Position<R>& p, int ply, MoveList<G>& list, Sor
     }
     // No killer to try: the moves are needed, and generating them now hides the table's wait.
     quiet.top = generate_quiet_scored<Us>(p, ply, list, keys);
+    quiet.count = list.size();
     quiet.generated = true;
     return false;
 }
@@ -709,7 +705,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
         if (searched) {
             // The move tried goes first, as it was searched; when it is the killer it is the best
             // scored already.
-            const int x = quiet_index(first, list);
+            const int x = table_index(code(-1, first), list);  // a quiet code has no index
             if (raised) best_index = x;
             top = put_table_move_first(x, top, keys);
         }
