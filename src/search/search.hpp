@@ -88,10 +88,22 @@ class Worker {
     using B = typename G::Bitboard;
     using M = Move<G>;
     // A move's ordering score times 1024 plus 1023 minus its generation index: all keys of a list
-    // differ, and the larger of two equal scores belongs to the move generated first.
-    using SortKey = std::int64_t;
+    // differ, and the larger of two equal scores belongs to the move generated first. The keys
+    // are 32 bits, so that a vector compares twice as many at once (sort_rest): the scores stay
+    // within +-2^21 (the kScore* tiers below).
+    using SortKey = std::int32_t;
     static constexpr int kIndexMask = 1023;
     static_assert(kMaxMoves <= kIndexMask + 1);
+    // Ordering tiers, each above everything in the tiers below: history scores (quiet moves)
+    // stay within +-16384; captures are ranked among themselves (kScoreCapture plus at most
+    // 4096 * 20 + 256 * 20 + 1024, on 10x10) and never share a list with quiet moves.
+    static constexpr int kScoreKiller = 1 << 16;
+    static constexpr int kScorePromotion = 1 << 17;
+    static constexpr int kScoreCapture = 1 << 18;
+    static constexpr int kScoreTable = 1 << 19;
+    static_assert(kScoreCapture + 4096 * 20 + 256 * 20 + 1024 < kScoreTable);
+    static_assert(std::int64_t(kScoreTable) * (kIndexMask + 1) + kIndexMask <=
+                  std::numeric_limits<SortKey>::max());
 
 public:
     Worker(Shared<R>& shared, int id) : s_(shared), id_(id) { reset_history(); }
@@ -203,7 +215,7 @@ private:
     // The table's move, at generation index `t` (or none for -1), goes first.
     static TopTwo put_table_move_first(int t, TopTwo top, SortKey* keys) {
         if (t < 0) return top;
-        const SortKey key = sort_key(1 << 30, t);
+        const SortKey key = sort_key(kScoreTable, t);
         if (index_of(top.first) != t) top.second = top.first;
         top.first = keys[t] = key;
         return top;
@@ -348,9 +360,9 @@ public:
     // The key of move `m`, at generation index `i`.
     void score(int i, const M& m) {
         const int id = quiet_id(m);
-        const int k = m.promotes()     ? 1 << 25
-                      : id == killer0_ ? (1 << 24) + 1
-                      : id == killer1_ ? 1 << 24
+        const int k = m.promotes()     ? kScorePromotion
+                      : id == killer0_ ? kScoreKiller + 1
+                      : id == killer1_ ? kScoreKiller
                                        : int(history_[m.from][m.to]);
         keys_[i] = sort_key(k, i);
         top_.add(keys_[i]);
@@ -438,7 +450,7 @@ typename Worker<R>::TopTwo Worker<R>::score_moves(const Position<R>& p, int ply,
         // Take kings first, then promote; more pieces first where the rules leave a choice.
         for (int i = 0; i < n; ++i) {
             const M& m = list[i];
-            const int k = (1 << 26) + 4096 * popcount(B(m.captured & p.kings)) +
+            const int k = kScoreCapture + 4096 * popcount(B(m.captured & p.kings)) +
                           256 * popcount(m.captured) + (m.promotes() ? 1024 : 0);
             keys[i] = sort_key(k, i);
             top.add(keys[i]);
@@ -462,15 +474,18 @@ void Worker<R>::sort_rest(SortKey* keys, int from, int n) {
     constexpr int kRankMax = 32;
     if (m <= kRankMax) {
         // By rank: each key goes where the number of larger keys puts it. The compares have no
-        // branch to mispredict and are counted a vector at a time; an insertion sort of a dozen
-        // keys mispredicted at almost every key.
-        SortKey out[kRankMax];
-        for (int j = 0; j < m; ++j) {
-            int rank = 0;
-            for (int i = 0; i < m; ++i) rank += k[i] > k[j];
-            out[rank] = k[j];
+        // branch to mispredict (an insertion sort of a dozen keys mispredicted at almost every
+        // key). Each key is compared with all 32 slots at once, a fixed width the compiler keeps
+        // in vector registers with no sum across lanes; the slots past the list are padding whose
+        // ranks are not used.
+        SortKey pad[kRankMax];
+        for (int j = 0; j < kRankMax; ++j) pad[j] = j < m ? k[j] : 0;
+        std::int32_t rank[kRankMax] = {};
+        for (int i = 0; i < m; ++i) {
+            const SortKey ki = k[i];
+            for (int j = 0; j < kRankMax; ++j) rank[j] += ki > pad[j];
         }
-        std::copy(out, out + m, k);
+        for (int j = 0; j < m; ++j) k[rank[j]] = pad[j];
         return;
     }
     // Insertion sort: long lists are rare.
@@ -666,7 +681,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
         return true;
     };
     // Step 10 (also after a cut-off by a move tried before generation). Store the result.
-    const auto store = [&] {
+    const auto store = [&]() __attribute__((always_inline)) {
         TableData d;
         d.score = std::int16_t(to_table(best, ply));
         d.depth = std::uint8_t(std::min(depth, 255));
