@@ -125,7 +125,9 @@ struct Position {
         return p;
     }
 
-    constexpr Position play(const Move<G>& m) const {
+    // Inline everywhere: GCC kept an out-of-line copy that the search called three million times
+    // in a three-million-node search (callgrind: -0.7% instructions inlined; perft unchanged).
+    [[gnu::always_inline]] constexpr Position play(const Move<G>& m) const {
         Position r = *this;
         const B ft = bit<B>(m.from) ^ bit<B>(m.to);  // zero when a capture returns to its start
         r.pieces[int(side)] ^= ft;
