@@ -191,15 +191,20 @@ TEST_CASE("the opening set is every position two plies from the start", "[match]
 TEST_CASE("settings text", "[match]") {
     const Tuning base = Tuning::defaults_for<International>();
     CHECK(!base.threat_extension);
+    // ProbCut is on for 10x10 only (the README gives the matches that decided it).
+    CHECK(base.probcut);
+    CHECK(!Tuning::defaults_for<Russian>().probcut);
     Tuning t = parse_tuning("lmr=off,threat=on", base);
     CHECK(!t.late_move_reductions);
     CHECK(t.threat_extension);
     t = parse_tuning("", base);
     CHECK(t.late_move_reductions == base.late_move_reductions);
-    // Every key is written, in the order lmr, threat, staged; the International defaults are
-    // lmr on, threat off (checked above) and staged on.
-    CHECK(tuning_text(parse_tuning("threat=on", base)) == "lmr=on,threat=on,staged=on");
+    // Every key is written, in the order lmr, threat, staged, probcut; the International
+    // defaults are lmr on, threat off, staged on and probcut on (checked above).
+    CHECK(tuning_text(parse_tuning("threat=on", base)) ==
+          "lmr=on,threat=on,staged=on,probcut=on");
     CHECK(!parse_tuning("staged=off", base).staged_quiet_moves);
+    CHECK(!parse_tuning("probcut=off", base).probcut);
     CHECK_THROWS_WITH(parse_tuning("lmr=off,nmp=on", base), Catch::Contains("'nmp=on'"));
     CHECK_THROWS_WITH(parse_tuning("lmr=yes", base), Catch::Contains("'lmr=yes'"));
     CHECK_THROWS_WITH(parse_tuning("lmr", base), Catch::Contains("'lmr'"));

@@ -198,8 +198,8 @@ std::vector<Opening<R>> opening_positions(int plies) {
 }
 
 // Settings text: comma-separated key=value tokens, keys lmr (late move reductions), threat
-// (threat extension) and staged (a quiet node's first move tried before generation), values on
-// and off. Starts from `base`; an empty text gives `base`.
+// (threat extension), staged (a quiet node's first move tried before generation) and probcut,
+// values on and off. Starts from `base`; an empty text gives `base`.
 // Throws std::invalid_argument naming the first bad token.
 inline Tuning parse_tuning(std::string_view text, Tuning base) {
     std::size_t start = 0;
@@ -217,10 +217,11 @@ inline Tuning parse_tuning(std::string_view text, Tuning base) {
         bool* target = key == "lmr"      ? &base.late_move_reductions
                        : key == "threat" ? &base.threat_extension
                        : key == "staged" ? &base.staged_quiet_moves
+                       : key == "probcut" ? &base.probcut
                                          : nullptr;
         if (!target)
             throw std::invalid_argument("unknown setting '" + token +
-                                        "' (keys: lmr, threat, staged)");
+                                        "' (keys: lmr, threat, staged, probcut)");
         if (value != "on" && value != "off")
             throw std::invalid_argument("bad value in setting '" + token + "' (want on or off)");
         *target = value == "on";
@@ -231,7 +232,8 @@ inline Tuning parse_tuning(std::string_view text, Tuning base) {
 inline std::string tuning_text(const Tuning& t) {
     return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
            ",threat=" + (t.threat_extension ? "on" : "off") +
-           ",staged=" + (t.staged_quiet_moves ? "on" : "off");
+           ",staged=" + (t.staged_quiet_moves ? "on" : "off") +
+           ",probcut=" + (t.probcut ? "on" : "off");
 }
 
 // Score and Elo of A from wins, draws and losses.

@@ -46,11 +46,18 @@ struct Tuning {
     // A node without a capture tries the table's move, or else a killer, before it generates its
     // moves (the rest are then scored with the history as it is after that move's search).
     bool staged_quiet_moves = true;
+    // ProbCut as Scan 2.0 and Moby Dam do it: a non-PV node three or more plies above the
+    // horizon, outside the opening, whose search at half the depth beats beta by nine tenths of a
+    // man is cut there. Self-play at equal nodes (20000 a move, 3-ply openings): International
+    // +34.7 +- 17.9 Elo over 894 games, and bench to depth 12 in 25% fewer nodes and 30% less
+    // time; Russian +7.2 +- 25.8 over 432 games, no measured gain: on for 10x10 only.
+    bool probcut = false;
 
     template <class R>
     static Tuning defaults_for() {
         Tuning t;
         t.threat_extension = R::Geometry::kSize == 8;
+        t.probcut = R::Geometry::kSize == 10;
         return t;
     }
 };
@@ -97,6 +104,10 @@ class Worker {
     // Ordering tiers, each above everything in the tiers below: history scores (quiet moves)
     // stay within +-16384; captures are ranked among themselves (kScoreCapture plus at most
     // 4096 * 20 + 256 * 20 + 1024, on 10x10) and never share a list with quiet moves.
+    // ProbCut's margin (nine tenths of a man) and the pieces below which it applies (Moby Dam:
+    // fewer than 32 on 10x10; the same share of the board on 8x8).
+    static constexpr Score kProbCutMargin = 90;
+    static constexpr int kProbCutPieces = G::kSize == 8 ? 16 : 32;
     static constexpr int kScoreKiller = 1 << 16;
     static constexpr int kScorePromotion = 1 << 17;
     static constexpr int kScoreCapture = 1 << 18;
@@ -632,6 +643,24 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             return ts;
     }
     if (move_count == 0) return loss_in(ply);
+
+    // Step 6b. ProbCut (see Tuning). The shallow search runs at this ply and so reuses its move
+    // list: the moves are generated again after it.
+    if (s_.tuning.probcut && !pv_node && depth >= 3 && !is_decisive(beta) &&
+        popcount(p.occupied()) < kProbCutPieces) {
+        const Score bound = beta + kProbCutMargin;
+        if (bound < kWinBound) {
+            const Score s = interior(p, ply, depth / 2, bound - 1, bound, dc, false, key);
+            if (stopped()) return 0;
+            if (s >= bound) return beta;
+            quiet = QuietStart{};
+            if (p.side == Color::kWhite)
+                start_node<Color::kWhite>(p, ply, list, keys, quiet);
+            else
+                start_node<Color::kBlack>(p, ply, list, keys, quiet);
+            if (quiet.has_killer) killer_key = child_key(p.play(quiet.killer), new_depth);
+        }
+    }
 
     Score best = -kInfinite;
     int best_index = -1;  // generation index of the best move
