@@ -105,10 +105,6 @@ class Worker {
     // Ordering tiers, each above everything in the tiers below: history scores (quiet moves)
     // stay within +-16384; captures are ranked among themselves (kScoreCapture plus at most
     // 4096 * 20 + 256 * 20 + 1024, on 10x10) and never share a list with quiet moves.
-    // ProbCut's margin (nine tenths of a man) and the pieces below which it applies (Moby Dam:
-    // fewer than 32 on 10x10; the same share of the board on 8x8).
-    static constexpr Score kProbCutMargin = 90;
-    static constexpr int kProbCutPieces = G::kSize == 8 ? 16 : 32;
     static constexpr int kScoreKiller = 1 << 16;
     static constexpr int kScorePromotion = 1 << 17;
     static constexpr int kScoreCapture = 1 << 18;
@@ -116,6 +112,10 @@ class Worker {
     static_assert(kScoreCapture + 4096 * 20 + 256 * 20 + 1024 < kScoreTable);
     static_assert(std::int64_t(kScoreTable) * (kIndexMask + 1) + kIndexMask <=
                   std::numeric_limits<SortKey>::max());
+    // ProbCut's margin (nine tenths of a man) and the pieces below which it applies (Moby Dam:
+    // fewer than 32 on 10x10; the same share of the board on 8x8).
+    static constexpr Score kProbCutMargin = 90;
+    static constexpr int kProbCutPieces = G::kSize == 8 ? 16 : 32;
 
 public:
     Worker(Shared<R>& shared, int id) : s_(shared), id_(id) { reset_history(); }
