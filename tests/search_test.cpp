@@ -571,6 +571,32 @@ TEST_CASE("bench node counts are the same on every run", "[search][bench]") {
     CHECK(c.nodes == d.nodes);
 }
 
+// ProbCut (on for 10x10) is a pruning: over the International bench positions with fewer than 32
+// pieces, where it applies from the root on, the same depth must cost fewer nodes in all with it
+// on than with it off (were its condition never met, or its shallow searches never cut, the
+// totals would be equal or larger). Its proven results are checked by the exact-distance wins
+// above, which run with it on.
+TEST_CASE("ProbCut prunes where it applies", "[search][probcut]") {
+    std::uint64_t on_total = 0, off_total = 0;
+    int positions = 0;
+    for (const BenchPosition& bp : bench_positions(Variant::kInternational)) {
+        const auto p = parse_fen<International>(bp.fen);
+        if (popcount(p.occupied()) >= 32) continue;
+        ++positions;
+        for (const bool probcut : {false, true}) {
+            Engine<International> engine(4, 1);
+            Tuning t = Tuning::defaults_for<International>();
+            t.probcut = probcut;
+            engine.set_tuning(t);
+            Limits limits;
+            limits.depth = 7;
+            (probcut ? on_total : off_total) += engine.go(p, {}, limits).nodes;
+        }
+    }
+    CHECK(positions >= 10);
+    CHECK(on_total < off_total);
+}
+
 TEST_CASE("the search keeps to its limits", "[search][limits]") {
     const auto p = Position<Russian>::start();
     Engine<Russian> engine(4, 1);
