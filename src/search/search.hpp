@@ -50,8 +50,9 @@ struct Tuning {
     // horizon, outside the opening, whose search at half the depth beats beta by nine tenths of a
     // man is cut there. Self-play at equal nodes (20000 a move, 3-ply openings): International
     // +34.7 +- 17.9 Elo over 894 games, and bench to depth 12 in 25% fewer nodes and 30% less
-    // time; Russian +11.0 +- 13.5 over 1610 games (4-ply openings), Brazilian +12.9 +- 25.5 over
-    // 432, no measured gain: on for 10x10 only.
+    // time. On 8x8 every match leaned the same way but none showed a gain beyond its margin
+    // (1610 games each, 4-ply openings): Russian +11.0 +- 13.5 at 20000 nodes and +11.7 +- 13.3
+    // at 50000, Czech +7.3 +- 10.9; Brazilian +12.9 +- 25.5 over 432. On for 10x10 only.
     bool probcut = false;
 
     template <class R>
@@ -112,8 +113,9 @@ class Worker {
     static_assert(kScoreCapture + 4096 * 20 + 256 * 20 + 1024 < kScoreTable);
     static_assert(std::int64_t(kScoreTable) * (kIndexMask + 1) + kIndexMask <=
                   std::numeric_limits<SortKey>::max());
-    // ProbCut's margin (nine tenths of a man) and the pieces below which it applies (Moby Dam:
-    // fewer than 32 on 10x10; the same share of the board on 8x8).
+    // ProbCut's margin (nine tenths of a man) and the pieces below which it applies: fewer than
+    // 32 of the 40 on 10x10, as Moby Dam; on 8x8, where it is off by default, fewer than 16 of
+    // the 24 (the value the 8x8 matches above used).
     static constexpr Score kProbCutMargin = 90;
     static constexpr int kProbCutPieces = G::kSize == 8 ? 16 : 32;
 
