@@ -622,9 +622,12 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     MoveList<G>& list = lists_[ply];
     SortKey* const keys = sort_keys_[ply].data();
     QuietStart quiet;
-    const bool captures = p.side == Color::kWhite
-                              ? start_node<Color::kWhite>(p, ply, list, keys, quiet)
-                              : start_node<Color::kBlack>(p, ply, list, keys, quiet);
+    // (ProbCut, step 6b, starts the node a second time.)
+    const auto start = [&]() __attribute__((always_inline)) {
+        return p.side == Color::kWhite ? start_node<Color::kWhite>(p, ply, list, keys, quiet)
+                                       : start_node<Color::kBlack>(p, ply, list, keys, quiet);
+    };
+    const bool captures = start();
 
     const int move_count = captures ? list.size() : quiet.count;
     // Step 7. A forced move (often a compulsory capture) costs no depth.
@@ -657,10 +660,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             if (stopped()) return 0;
             if (s >= bound) return beta;
             quiet = QuietStart{};
-            if (p.side == Color::kWhite)
-                start_node<Color::kWhite>(p, ply, list, keys, quiet);
-            else
-                start_node<Color::kBlack>(p, ply, list, keys, quiet);
+            start();  // the same position: `captures` and the move count stand
             if (quiet.has_killer) killer_key = child_key(p.play(quiet.killer), new_depth);
         }
     }
