@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.hpp"
-#include "notation.hpp"
-#include "rules.hpp"
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "core/rules.hpp"
 
 namespace dambit {
 namespace {

@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "notation.hpp"
-#include "perft.hpp"
-#include "rules.hpp"
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
+#include "core/rules.hpp"
 #include "tables.hpp"
 
 namespace dambit {

@@ -13,9 +13,9 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "key.hpp"
-#include "notation.hpp"
-#include "perft.hpp"
+#include "core/key.hpp"
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
 #include "tables.hpp"
 
 namespace dambit {

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 namespace dambit {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.hpp"
+#include "core/movegen.hpp"
 
 namespace dambit {
 

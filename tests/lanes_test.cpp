@@ -3,7 +3,7 @@
 // on pseudo-random words. The vector build takes the instruction paths (ptest, shuffles, paired
 // popcounts, mask tests); the scalar test program (tests/scalar) runs this file too, for the plain
 // path.
-#include "lanes.hpp"
+#include "core/lanes.hpp"
 
 #include <bit>
 #include <catch2/catch.hpp>

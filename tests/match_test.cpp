@@ -1,5 +1,5 @@
 // Self-play matches: the game loop's endings, the opening set, reproducibility and the Elo sums.
-#include "search/match.hpp"
+#include "play/match.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 using namespace dambit;
 using namespace dambit::search;
+using namespace dambit::play;
 
 namespace {
 

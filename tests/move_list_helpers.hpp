@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.hpp"
-#include "notation.hpp"
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
 
 namespace dambit::test {
 

@@ -1,10 +1,10 @@
 // Perft of every published row (perft/*.txt, sources cited there): shallow rows fast, deep rows slow.
 #include <catch2/catch.hpp>
 
-#include "notation.hpp"
-#include "perft.hpp"
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
 #include "tables.hpp"
-#include "variant.hpp"
+#include "core/variant.hpp"
 
 using namespace dambit;
 

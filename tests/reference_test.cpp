@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "movegen.hpp"
-#include "notation.hpp"
-#include "perft.hpp"
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
 
 using namespace dambit;
 namespace ref = dambit::reference;

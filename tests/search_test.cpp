@@ -5,11 +5,15 @@
 #include <string>
 #include <thread>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 #include "search/bench.hpp"
+#include "search/draw.hpp"
 #include "search/engine.hpp"
+#include "search/eval.hpp"
 #include "search/line.hpp"
+#include "search/search_key.hpp"
 #include "search/solve.hpp"
+#include "search/tt.hpp"
 
 using namespace dambit;
 using namespace dambit::search;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 using namespace dambit;
 using namespace dambit::search;

@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 using namespace dambit;
 

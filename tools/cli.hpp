@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "variant.hpp"
+#include "core/variant.hpp"
 
 namespace dambit::cli {
 

@@ -10,7 +10,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "search/match.hpp"
+#include "play/match.hpp"
 
 namespace dambit {
 namespace {
@@ -51,7 +51,7 @@ constexpr const char* kHelp =
 
 search::Tuning settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     try {
-        return search::parse_tuning(args.get_or(name, ""), defaults);
+        return play::parse_tuning(args.get_or(name, ""), defaults);
     } catch (const std::invalid_argument& e) {
         throw cli::UsageError(std::string("--") + name + ": " + e.what());
     }
@@ -104,7 +104,7 @@ int run(const cli::Args& args) {
         if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
     }
 
-    auto openings = search::opening_positions<R>(opening_plies);
+    auto openings = play::opening_positions<R>(opening_plies);
     const auto available = std::int64_t(openings.size());
     const auto count = args.get_int("openings", available, 1, INT64_MAX);
     if (count < available) openings.resize(std::size_t(count));
@@ -112,8 +112,8 @@ int run(const cli::Args& args) {
     search::Engine<R> a(hash, threads), b(hash, threads);
     a.set_tuning(ta);
     b.set_tuning(tb);
-    const std::string name_a = "A " + search::tuning_text(ta);
-    const std::string name_b = "B " + search::tuning_text(tb);
+    const std::string name_a = "A " + play::tuning_text(ta);
+    const std::string name_b = "B " + play::tuning_text(tb);
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
     std::printf("%s: %s vs %s, %zu openings (%d plies), %zu games, max %d plies\n", event.c_str(),
                 name_a.c_str(), name_b.c_str(), openings.size(), opening_plies, 2 * openings.size(),
@@ -121,12 +121,12 @@ int run(const cli::Args& args) {
     std::fflush(stdout);
 
     int wins = 0, draws = 0, losses = 0;
-    search::PlayerStats stats_a, stats_b;
+    play::PlayerStats stats_a, stats_b;
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
         const auto& op = openings[i];
         const auto pair =
-            search::play_pair<R>(a, b, op.position, limits, max_plies, &stats_a, &stats_b);
+            play::play_pair<R>(a, b, op.position, limits, max_plies, &stats_a, &stats_b);
         std::string line, record;
         for (int g = 0; g < 2; ++g) {
             const auto& game = pair[std::size_t(g)];
@@ -139,9 +139,9 @@ int run(const cli::Args& args) {
             else
                 ++draws;
             line += std::string(g == 0 ? "A-B " : ", B-A ") + game.result_text() + " (" +
-                    search::ending_name(game.ending) + ", " + std::to_string(game.plies()) +
+                    play::ending_name(game.ending) + ", " + std::to_string(game.plies()) +
                     " plies)";
-            record += search::pdn_game<R>(game, event,
+            record += play::pdn_game<R>(game, event,
                                           std::to_string(i + 1) + "." + std::to_string(g + 1),
                                           g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
         }
@@ -163,7 +163,7 @@ int run(const cli::Args& args) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    const auto e = search::elo_estimate(wins, draws, losses);
+    const auto e = play::elo_estimate(wins, draws, losses);
     const int games = wins + draws + losses;
     std::string elo;
     if (e.finite)
@@ -171,7 +171,7 @@ int run(const cli::Args& args) {
     else
         elo = e.score >= 1 ? "+inf" : "-inf";
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
-    auto spent = [](const char* name, const search::PlayerStats& s) {
+    auto spent = [](const char* name, const play::PlayerStats& s) {
         const int m = std::max(s.moves, 1);
         std::printf("%s: %d moves, %.0f nodes/move, mean depth %.2f\n", name, s.moves,
                     double(s.nodes) / m, double(s.depth_sum) / m);

@@ -4,7 +4,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 namespace dambit {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "notation.hpp"
+#include "core/notation.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
-#include "notation.hpp"
+#include "core/notation.hpp"
 #include "search/line.hpp"
 #include "search/solve.hpp"
 

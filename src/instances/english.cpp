@@ -1,10 +1,22 @@
-// The compiled copy of the core for English draughts (see instances.hpp).
-#define DAMBIT_INSTANTIATING 1
-#include "notation.hpp"
-#include "perft.hpp"
+// The compiled copy of every subsystem for English draughts: the move generator and notation, perft,
+// the searcher and the solver (see core/instances.hpp). One file per variant, so that the headers
+// are parsed once for all four.
+#define DAMBIT_INSTANTIATE_CORE 1
+#define DAMBIT_INSTANTIATE_PERFT 1
+#define DAMBIT_INSTANTIATE_SEARCH 1
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
+#include "search/engine_impl.hpp"
+#include "search/solve_impl.hpp"
 
+#undef DAMBIT_EXTERN
+#define DAMBIT_EXTERN
 namespace dambit {
 DAMBIT_MOVEGEN_TEMPLATES(English)
 DAMBIT_NOTATION_TEMPLATES(English)
 DAMBIT_PERFT_TEMPLATES(English)
 }  // namespace dambit
+namespace dambit::search {
+DAMBIT_ENGINE_TEMPLATES(English)
+DAMBIT_SOLVER_TEMPLATES(English)
+}  // namespace dambit::search

@@ -1,10 +1,22 @@
-// The compiled copy of the core for International draughts (see instances.hpp).
-#define DAMBIT_INSTANTIATING 1
-#include "notation.hpp"
-#include "perft.hpp"
+// The compiled copy of every subsystem for International draughts: the move generator and notation, perft,
+// the searcher and the solver (see core/instances.hpp). One file per variant, so that the headers
+// are parsed once for all four.
+#define DAMBIT_INSTANTIATE_CORE 1
+#define DAMBIT_INSTANTIATE_PERFT 1
+#define DAMBIT_INSTANTIATE_SEARCH 1
+#include "core/notation.hpp"
+#include "perft/perft.hpp"
+#include "search/engine_impl.hpp"
+#include "search/solve_impl.hpp"
 
+#undef DAMBIT_EXTERN
+#define DAMBIT_EXTERN
 namespace dambit {
 DAMBIT_MOVEGEN_TEMPLATES(International)
 DAMBIT_NOTATION_TEMPLATES(International)
 DAMBIT_PERFT_TEMPLATES(International)
 }  // namespace dambit
+namespace dambit::search {
+DAMBIT_ENGINE_TEMPLATES(International)
+DAMBIT_SOLVER_TEMPLATES(International)
+}  // namespace dambit::search

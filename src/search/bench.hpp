@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <span>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 #include "search/engine.hpp"
-#include "variant.hpp"
+#include "core/variant.hpp"
 
 namespace dambit::search {
 

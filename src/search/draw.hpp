@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "bits.hpp"
-#include "position.hpp"
+#include "core/bits.hpp"
+#include "core/position.hpp"
 
 namespace dambit::search {
 

@@ -11,8 +11,8 @@
 #include <immintrin.h>
 #endif
 
-#include "movegen.hpp"
-#include "position.hpp"
+#include "core/movegen.hpp"
+#include "core/position.hpp"
 #include "search/eval_weights.hpp"
 #include "search/score.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "rules.hpp"
+#include "core/rules.hpp"
 
 namespace dambit::search {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "position.hpp"
+#include "core/position.hpp"
 #include "search/score.hpp"
 
 namespace dambit::search {

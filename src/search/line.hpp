@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "notation.hpp"
+#include "core/notation.hpp"
 
 namespace dambit::search {
 

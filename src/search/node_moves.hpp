@@ -8,7 +8,7 @@
 // and "a move at all" is only whether any piece has a free neighbouring square.
 #pragma once
 
-#include "movegen.hpp"
+#include "core/movegen.hpp"
 
 namespace dambit::search {
 
@@ -31,7 +31,7 @@ public:
 
     // Exactly generate<R>(p, list), with the capture test already made.
     void generate(MoveList<G>& list) const {
-        detail::generate_side<R, Us, Duplicates::kDrop>(p_, land_, kings_capture_, list);
+        detail::generate_side<R, Us>(p_, land_, kings_capture_, list, Duplicates::kDrop);
     }
 
 private:

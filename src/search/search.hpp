@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "key.hpp"
-#include "movegen.hpp"
+#include "core/key.hpp"
+#include "core/movegen.hpp"
 #include "search/draw.hpp"
 #include "search/eval.hpp"
 #include "search/limits.hpp"
@@ -26,43 +26,11 @@
 #include "search/score.hpp"
 #include "search/search_key.hpp"
 #include "search/tt.hpp"
+#include "search/tuning.hpp"
 
 namespace dambit::search {
 
 using Clock = std::chrono::steady_clock;
-
-// Switches for the parts of the search whose worth is measured rather than assumed (see the
-// search section of the README for the measurements).
-struct Tuning {
-    // Self-play at equal node budgets (dambit match, README): Russian +30 +- 13 Elo over 1610
-    // games at 20000 nodes a move, International +40 +- 18 over 894 games at 8000 nodes.
-    bool late_move_reductions = true;
-    // One more ply at the horizon when the opponent threatens to take. Russian: +17 +- 14 Elo at
-    // equal depth (depth 8, 1610 games) for 11% more nodes, and -0.2 +- 13 at equal nodes (20000,
-    // 1610 games); International: -9 +- 18 at equal nodes. No measured gain at equal cost: kept
-    // on the 8x8 variants only, where it finds deeper shots at a fixed depth (the tactics tests
-    // rely on that), off on 10x10 (see defaults_for).
-    bool threat_extension = true;
-    // A node without a capture tries the table's move, or else a killer, before it generates its
-    // moves (the rest are then scored with the history as it is after that move's search).
-    bool staged_quiet_moves = true;
-    // ProbCut as Scan 2.0 and Moby Dam do it: a non-PV node three or more plies above the
-    // horizon, outside the opening, whose search at half the depth beats beta by nine tenths of a
-    // man is cut there. Self-play at equal nodes (20000 a move, 3-ply openings): International
-    // +34.7 +- 17.9 Elo over 894 games, and bench to depth 12 in 25% fewer nodes and 30% less
-    // time. On 8x8 every match leaned the same way but none showed a gain beyond its margin
-    // (1610 games each, 4-ply openings): Russian +11.0 +- 13.5 at 20000 nodes and +11.7 +- 13.3
-    // at 50000, Czech +7.3 +- 10.9; Brazilian +12.9 +- 25.5 over 432. On for 10x10 only.
-    bool probcut = false;
-
-    template <class R>
-    static Tuning defaults_for() {
-        Tuning t;
-        t.threat_extension = R::Geometry::kSize == 8;
-        t.probcut = R::Geometry::kSize == 10;
-        return t;
-    }
-};
 
 template <class R>
 class Worker;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "key.hpp"
+#include "core/key.hpp"
 
 // Keys are at most 25 bytes, which XXH3 hashes without its long-input vector loop, so the inline
 // copy is built scalar (XXH_VECTOR 0): the same keys, and no AVX-512 intrinsics, in which GCC 12

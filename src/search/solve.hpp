@@ -14,16 +14,13 @@
 // theoretic values endgame tables store) and, when on, their counters are part of the table key.
 #pragma once
 
-#include <algorithm>
-#include <array>
-#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "key.hpp"
-#include "movegen.hpp"
-#include "search/draw.hpp"
+#include "core/instances.hpp"
+#include "core/position.hpp"
 
 namespace dambit::search {
 
@@ -46,336 +43,38 @@ struct SolveOptions {
     bool use_table = true;  // false: no table (for tests that the table changes nothing)
 };
 
-// The bounds the solver keeps per position.
-class ProofTable {
-public:
-    static constexpr std::uint8_t kUnknown = 255;
-    struct Entry {
-        std::uint64_t key = 0;
-        std::uint8_t no_win = 0;       // win(p, n) is false for every n <= no_win
-        std::uint8_t win = kUnknown;   // win(p, n) is true for every n >= win
-        std::uint8_t no_loss = 0;      // lose(p, n) is false for every n <= no_loss
-        std::uint8_t loss = kUnknown;  // lose(p, n) is true for every n >= loss
-        std::uint8_t win_move = 0;     // 1 + index of the move that proved `win` (0: none)
-        std::uint8_t hold_move = 0;    // 1 + index of a move that refuted lose(p, no_loss)
-        std::uint16_t used = 0;        // 0 = empty; else 1 + the larger bound, for replacement
-    };
-    static_assert(sizeof(Entry) == 16);
+template <class R>
+class ProofSearch;
 
-    explicit ProofTable(std::size_t megabytes) { resize(megabytes); }
-    void resize(std::size_t megabytes) {
-        std::size_t n = 4;
-        while ((n * 2) * sizeof(Entry) <= megabytes * (std::size_t(1) << 20)) n *= 2;
-        entries_ = std::make_unique<Entry[]>(n);
-        mask_ = n - 1;
-    }
-    void clear() { std::fill(entries_.get(), entries_.get() + mask_ + 1, Entry{}); }
-
-    const Entry* find(std::uint64_t key) const {
-        const std::size_t base = key & mask_ & ~std::size_t(kWays - 1);
-        for (int i = 0; i < kWays; ++i) {
-            const Entry& e = entries_[base + std::size_t(i)];
-            if (e.used && e.key == key) return &e;
-        }
-        return nullptr;
-    }
-    // The entry of `key`, created if need be (replacing the least worked-for entry of the bucket).
-    Entry& slot(std::uint64_t key) {
-        const std::size_t base = key & mask_ & ~std::size_t(kWays - 1);
-        Entry* victim = &entries_[base];
-        for (int i = 0; i < kWays; ++i) {
-            Entry& e = entries_[base + std::size_t(i)];
-            if (e.used && e.key == key) return e;
-            if (e.used < victim->used) victim = &e;
-        }
-        *victim = Entry{};
-        victim->key = key;
-        victim->used = 1;
-        return *victim;
-    }
-
-private:
-    static constexpr int kWays = 4;
-    std::unique_ptr<Entry[]> entries_;
-    std::size_t mask_ = 0;
-};
-
+// The solver's API; the proof search itself (search/solve_impl.hpp) is compiled once per variant in
+// src/search/instances/.
 template <class R>
 class Solver {
     using G = typename R::Geometry;
-    using M = Move<G>;
-    using Entry = ProofTable::Entry;
 
 public:
-    explicit Solver(const SolveOptions& o = {})
-        : opt_(o), table_(o.use_table ? o.hash_megabytes : 0) {}
+    explicit Solver(const SolveOptions& o = {});
+    ~Solver();
+    Solver(const Solver&) = delete;
+    Solver& operator=(const Solver&) = delete;
 
-    Proof<G> solve(const Position<R>& root) {
-        start_ = Clock::now();
-        nodes_ = 0;
-        aborted_ = false;
-        Proof<G> proof;
-        for (int n = 0; n <= opt_.max_plies && !aborted_; ++n) {
-            const bool yes = n % 2 ? win(root, n, {}, 0) : lose(root, n, {}, 0);
-            if (aborted_) break;
-            if (yes) {
-                proof.outcome = n % 2 ? Outcome::kForcedWin : Outcome::kForcedLoss;
-                proof.plies = n;
-                proof.line = line(root, n);
-                break;
-            }
-        }
-        proof.nodes = nodes_;
-        proof.seconds = elapsed();
-        return proof;
-    }
-
+    Proof<G> solve(const Position<R>& root);
     // The single questions, for tests. `aborted()` says whether the time ran out (then the
     // answer means nothing).
-    bool wins_within(const Position<R>& p, int n) {
-        return reset(), win(p, n % 2 ? n : n - 1, {}, 0);
-    }
-    bool loses_within(const Position<R>& p, int n) { return reset(), lose(p, n & ~1, {}, 0); }
-    bool aborted() const { return aborted_; }
-    std::uint64_t nodes() const { return nodes_; }
+    bool wins_within(const Position<R>& p, int n);
+    bool loses_within(const Position<R>& p, int n);
+    bool aborted() const;
+    std::uint64_t nodes() const;
     // Forgets every proven bound, so that the next solve starts from nothing.
-    void clear_table() { table_.clear(); }
+    void clear_table();
 
 private:
-    using Clock = std::chrono::steady_clock;
-    static constexpr int kMaxDepth = 256;
-
-    void reset() {
-        start_ = Clock::now();
-        aborted_ = false;
-    }
-    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-    void count_node() {
-        if ((++nodes_ & 4095) == 0 && opt_.max_seconds > 0 && elapsed() > opt_.max_seconds)
-            aborted_ = true;
-    }
-
-    std::uint64_t key_of(const Position<R>& p, const DrawCounters& dc) const {
-        std::uint64_t k = position_key(p);
-        if (opt_.draw_rules)
-            k ^= (std::uint64_t(dc.kings_only) << 16 | dc.same_material) * 0x9E3779B97F4A7C15ull;
-        return k;
-    }
-    const Entry* find(std::uint64_t key) const {
-        return opt_.use_table ? table_.find(key) : nullptr;
-    }
-
-    static std::uint8_t hint_of(int move_index) {
-        return std::uint8_t(move_index < 254 ? move_index + 1 : 0);
-    }
-    static void mark(Entry& e, int n) { e.used = std::max(e.used, std::uint16_t(n + 1)); }
-    void store_win(std::uint64_t key, int n, int move_index) {
-        if (!opt_.use_table) return;
-        Entry& e = table_.slot(key);
-        if (n < e.win) {
-            e.win = std::uint8_t(n);
-            e.win_move = hint_of(move_index);
-        }
-        mark(e, n);
-    }
-    void store_no_win(std::uint64_t key, int n) {
-        if (!opt_.use_table) return;
-        Entry& e = table_.slot(key);
-        e.no_win = std::uint8_t(std::max<int>(e.no_win, n));
-        mark(e, n);
-    }
-    void store_loss(std::uint64_t key, int n) {
-        if (!opt_.use_table) return;
-        Entry& e = table_.slot(key);
-        if (n < e.loss) e.loss = std::uint8_t(n);
-        mark(e, n);
-    }
-    void store_no_loss(std::uint64_t key, int n, int move_index) {
-        if (!opt_.use_table) return;
-        Entry& e = table_.slot(key);
-        if (n >= e.no_loss) {
-            e.no_loss = std::uint8_t(n);
-            e.hold_move = hint_of(move_index);
-        }
-        mark(e, n);
-    }
-
-    // A position the move-count rules declare drawn is neither won nor lost (the caller knows that
-    // the side to move has a move).
-    bool drawn(const Position<R>& p, const DrawCounters& dc) const {
-        return opt_.draw_rules && drawn_by_counters(p, dc);
-    }
-
-    // Can the side to move force a win within n plies (n odd)?
-    bool win(const Position<R>& p, int n, DrawCounters dc, int ply) {
-        count_node();
-        if (aborted_ || n < 1) return false;
-        const std::uint64_t key = key_of(p, dc);
-        if (const Entry* e = find(key)) {
-            if (e->win <= n) return true;
-            if (e->no_win >= n) return false;
-        }
-        MoveList<G>& list = lists_[ply];
-        generate<R>(p, list);
-        if (list.empty()) {
-            store_loss(key, 0);
-            return false;
-        }
-        if (drawn(p, dc)) return false;
-        if (n == 1) {
-            // A move that leaves the opponent without a reply wins at once.
-            for (int i = 0; i < list.size(); ++i)
-                if (!has_move(p.play(list[i]))) {
-                    store_win(key, 1, i);
-                    return true;
-                }
-            store_no_win(key, 1);
-            return false;
-        }
-        // Order: the move that won before, children the table already knows to be lost, then
-        // the moves that leave the opponent the fewest replies. A child without a reply is a win
-        // at once.
-        const Entry* e = find(key);
-        const int hint = e && e->win_move ? e->win_move - 1 : -1;
-        auto& keys = sort_keys_[ply];
-        auto& index = index_[ply];
-        for (int i = 0; i < list.size(); ++i) {
-            const Position<R> c = p.play(list[i]);
-            const int replies = count_moves<R>(c);
-            const DrawCounters cdc = opt_.draw_rules ? dc.after(p, list[i]) : dc;
-            const Entry* ce = replies ? find(key_of(c, cdc)) : nullptr;
-            if (replies == 0 || (ce && ce->loss <= n - 1)) {
-                store_win(key, replies == 0 ? 1 : n, i);
-                return true;
-            }
-            int k = 1000 - 8 * replies;
-            if (i == hint) k += 1 << 20;
-            if (ce && ce->no_loss >= n - 1) k -= 1 << 16;  // known to hold this long: try last
-            keys[i] = k;
-            index[i] = i;
-        }
-        sort_by_keys(list.size(), keys, index);
-        for (int j = 0; j < list.size(); ++j) {
-            MoveList<G>& l = lists_[ply];  // the children reuse deeper lists only
-            const int i = index[j];
-            const M m = l[i];
-            if (lose(p.play(m), n - 1, opt_.draw_rules ? dc.after(p, m) : dc, ply + 1)) {
-                store_win(key, n, i);
-                return true;
-            }
-            if (aborted_) return false;
-        }
-        store_no_win(key, n);
-        return false;
-    }
-
-    // Does every move of the side to move lose within n plies (n even)?
-    bool lose(const Position<R>& p, int n, DrawCounters dc, int ply) {
-        count_node();
-        if (aborted_ || n < 0) return false;
-        const std::uint64_t key = key_of(p, dc);
-        if (const Entry* e = find(key)) {
-            if (e->loss <= n) return true;
-            if (e->no_loss >= n && n > 0) return false;
-        }
-        MoveList<G>& list = lists_[ply];
-        generate<R>(p, list);
-        if (list.empty()) {
-            store_loss(key, 0);
-            return true;
-        }
-        if (n < 2 || drawn(p, dc)) {
-            if (n >= 0 && !drawn(p, dc)) store_no_loss(key, n, 0);
-            return false;
-        }
-        // Order: the move that held before, children the table knows are not won for the
-        // opponent, then captures (fewer enemy pieces), then the moves that keep the most replies.
-        const Entry* e = find(key);
-        const int hint = e && e->hold_move ? e->hold_move - 1 : -1;
-        auto& keys = sort_keys_[ply];
-        auto& index = index_[ply];
-        for (int i = 0; i < list.size(); ++i) {
-            const Position<R> c = p.play(list[i]);
-            const DrawCounters cdc = opt_.draw_rules ? dc.after(p, list[i]) : dc;
-            const Entry* ce = find(key_of(c, cdc));
-            if (ce && ce->no_win >= n - 1) {
-                store_no_loss(key, n, i);
-                return false;
-            }
-            int k = 4 * popcount(list[i].captured);
-            if (i == hint) k += 1 << 20;
-            if (ce && ce->win <= n - 1) k -= 1 << 16;  // known lost this way: try last
-            keys[i] = k;
-            index[i] = i;
-        }
-        sort_by_keys(list.size(), keys, index);
-        for (int j = 0; j < list.size(); ++j) {
-            const int i = index[j];
-            const M m = lists_[ply][i];
-            if (!win(p.play(m), n - 1, opt_.draw_rules ? dc.after(p, m) : dc, ply + 1)) {
-                if (aborted_) return false;
-                store_no_loss(key, n, i);
-                return false;
-            }
-        }
-        store_loss(key, n);
-        return true;
-    }
-
-    static void sort_by_keys(int n, std::array<int, kMaxMoves>& keys,
-                             std::array<int, kMaxMoves>& index) {
-        for (int i = 1; i < n; ++i) {
-            const int k = keys[i], x = index[i];
-            int j = i - 1;
-            while (j >= 0 && keys[j] < k) {
-                keys[j + 1] = keys[j];
-                index[j + 1] = index[j];
-                --j;
-            }
-            keys[j + 1] = k;
-            index[j + 1] = x;
-        }
-    }
-
-    // The proven line: the winner keeps to the shortest win, the loser to the longest resistance.
-    std::vector<M> line(Position<R> p, int n) {
-        std::vector<M> out;
-        DrawCounters dc;
-        bool winner = n % 2 == 1;
-        while (n > 0) {
-            MoveList<G> list;
-            generate<R>(p, list);
-            const M* chosen = nullptr;
-            for (const M& m : list) {
-                const Position<R> c = p.play(m);
-                const DrawCounters cdc = opt_.draw_rules ? dc.after(p, m) : dc;
-                const bool ok = winner ? lose(c, n - 1, cdc, 0)
-                                       : win(c, n - 1, cdc, 0) && (n < 3 || !win(c, n - 3, cdc, 0));
-                if (ok) {
-                    chosen = &m;
-                    break;
-                }
-            }
-            if (!chosen) break;  // cannot happen for a proven length
-            out.push_back(*chosen);
-            dc = opt_.draw_rules ? dc.after(p, *chosen) : dc;
-            p = p.play(*chosen);
-            --n;
-            winner = !winner;
-        }
-        return out;
-    }
-
-    SolveOptions opt_;
-    ProofTable table_;
-    Clock::time_point start_;
-    std::uint64_t nodes_ = 0;
-    bool aborted_ = false;
-    std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxDepth + 1);
-    std::vector<std::array<int, kMaxMoves>> sort_keys_ =
-        std::vector<std::array<int, kMaxMoves>>(kMaxDepth + 1);
-    std::vector<std::array<int, kMaxMoves>> index_ =
-        std::vector<std::array<int, kMaxMoves>>(kMaxDepth + 1);
+    std::unique_ptr<ProofSearch<R>> search_;
 };
+
+#define DAMBIT_SOLVER_TEMPLATES(R) DAMBIT_EXTERN template class Solver<R>;
+#ifndef DAMBIT_INSTANTIATE_SEARCH
+DAMBIT_FOR_EACH_RULES(DAMBIT_SOLVER_TEMPLATES)
+#endif
 
 }  // namespace dambit::search

@@ -3,10 +3,11 @@
 // Built as its own program with DAMBIT_SCALAR_LANES, so that no vector-lane copy of the core is
 // linked beside it. Catch2's main is test_main.cpp, compiled apart: in this file, beside the whole
 // instantiated core, GCC 12 at -O3 inlined it into a false -Wrestrict error.
-#define DAMBIT_INSTANTIATING 1
+#define DAMBIT_INSTANTIATE_CORE 1
+#define DAMBIT_INSTANTIATE_PERFT 1
 #include <catch2/catch.hpp>
 
-#include "perft.hpp"
+#include "perft/perft.hpp"
 
 using namespace dambit;
 

@@ -6,7 +6,7 @@
 
 #include <xxhash.h>
 
-#include "position.hpp"
+#include "core/position.hpp"
 
 namespace dambit {
 

@@ -12,8 +12,8 @@
 #include <array>
 #include <cstdint>
 
-#include "bits.hpp"
-#include "lanes.hpp"
+#include "core/bits.hpp"
+#include "core/lanes.hpp"
 
 namespace dambit {
 

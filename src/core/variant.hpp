@@ -6,7 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "rules.hpp"
+#include "core/rules.hpp"
 
 namespace dambit {
 

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "bits.hpp"
-#include "rules.hpp"
+#include "core/bits.hpp"
+#include "core/rules.hpp"
 
 namespace dambit {
 

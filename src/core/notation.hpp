@@ -3,7 +3,7 @@
 // Every reader throws ParseError with a one-line message naming the offending token.
 #pragma once
 
-#include "instances.hpp"
+#include "core/instances.hpp"
 
 #include <cctype>
 #include <stdexcept>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.hpp"
+#include "core/movegen.hpp"
 
 namespace dambit {
 
@@ -310,7 +310,7 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         const Position<R>&, std::string_view);                                                  \
     DAMBIT_EXTERN template PathMove<R::Geometry> parse_move<R, Duplicates::kKeep>(              \
         const Position<R>&, std::string_view);
-#ifndef DAMBIT_INSTANTIATING
+#ifndef DAMBIT_INSTANTIATE_CORE
 DAMBIT_FOR_EACH_RULES(DAMBIT_NOTATION_TEMPLATES)
 #endif
 

@@ -1,4 +1,4 @@
-// Self-play matches: whole games between two players under the variant's draw rules, the opening
+// Matches: whole games between two players under the variant's draw rules, the opening
 // set, the score and Elo arithmetic, and the PDN record.
 //
 // A player is any function from (position, game history) to a move, so that the game loop can be
@@ -16,13 +16,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include "key.hpp"
-#include "movegen.hpp"
-#include "notation.hpp"
+#include "core/key.hpp"
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
 #include "search/draw.hpp"
 #include "search/engine.hpp"
 
-namespace dambit::search {
+namespace dambit::play {
 
 // Why a game ended.
 enum class Ending {
@@ -83,7 +83,7 @@ Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Play
     Position<R> p = opening;
     std::vector<Position<R>> history;
     std::unordered_map<std::uint64_t, int> seen;  // occurrences of each position key
-    DrawCounters counters;
+    search::DrawCounters counters;
     ++seen[position_key(p)];
     FixedList<PathMove<G>, kMaxMoves> legal;
     for (;;) {
@@ -98,7 +98,7 @@ Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Play
             game.ending = Ending::kRepetition;
             break;
         }
-        if (drawn_by_counters(p, counters)) {
+        if (search::drawn_by_counters(p, counters)) {
             game.ending = Ending::kDrawRule;
             break;
         }
@@ -134,7 +134,7 @@ struct PlayerStats {
 // An engine as a player: each move is one `go` with the game history and the limits. `stats`, if
 // given, must outlive the player.
 template <class R>
-Player<R> engine_player(Engine<R>& engine, const Limits& limits, PlayerStats* stats = nullptr) {
+Player<R> engine_player(search::Engine<R>& engine, const search::Limits& limits, PlayerStats* stats = nullptr) {
     return [&engine, limits, stats](const Position<R>& p, const std::vector<Position<R>>& history) {
         const auto r = engine.go(p, history, limits);
         if (!r.has_move) throw std::logic_error("the engine found no move in " + to_fen<R>(p));
@@ -151,8 +151,8 @@ Player<R> engine_player(Engine<R>& engine, const Limits& limits, PlayerStats* st
 // the first game A has White, in the second B has White. Both engines start each game afresh
 // (new_game), so with one thread and a depth or node limit the pair is a function of its input.
 template <class R>
-std::array<Game<R>, 2> play_pair(Engine<R>& a, Engine<R>& b, const Position<R>& opening,
-                                 const Limits& limits, int max_plies,
+std::array<Game<R>, 2> play_pair(search::Engine<R>& a, search::Engine<R>& b, const Position<R>& opening,
+                                 const search::Limits& limits, int max_plies,
                                  PlayerStats* stats_a = nullptr, PlayerStats* stats_b = nullptr) {
     std::array<Game<R>, 2> pair;
     for (int i = 0; i < 2; ++i) {
@@ -201,7 +201,7 @@ std::vector<Opening<R>> opening_positions(int plies) {
 // (threat extension), staged (a quiet node's first move tried before generation) and probcut,
 // values on and off. Starts from `base`; an empty text gives `base`.
 // Throws std::invalid_argument naming the first bad token.
-inline Tuning parse_tuning(std::string_view text, Tuning base) {
+inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -229,7 +229,7 @@ inline Tuning parse_tuning(std::string_view text, Tuning base) {
     return base;
 }
 
-inline std::string tuning_text(const Tuning& t) {
+inline std::string tuning_text(const search::Tuning& t) {
     return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
            ",threat=" + (t.threat_extension ? "on" : "off") +
            ",staged=" + (t.staged_quiet_moves ? "on" : "off") +
@@ -316,4 +316,4 @@ std::string pdn_game(const Game<R>& g, const std::string& event, const std::stri
     return s + "\n" + body + "\n\n";
 }
 
-}  // namespace dambit::search
+}  // namespace dambit::play

@@ -2,7 +2,7 @@
 // root split over threads and an optional shared hash table.
 #pragma once
 
-#include "instances.hpp"
+#include "core/instances.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "key.hpp"
-#include "movegen.hpp"
+#include "core/key.hpp"
+#include "core/movegen.hpp"
 
 namespace dambit {
 
@@ -63,27 +63,27 @@ constexpr std::uint64_t rules_salt() {
         h = (h ^ std::uint64_t(static_cast<unsigned char>(c))) * 0x100000001B3ull;
     return h;
 }
-template <class R, Duplicates D>
-std::uint64_t depth_salt(int depth) {
+template <class R>
+std::uint64_t depth_salt(int depth, Duplicates dup) {
     return rules_salt<R>() ^
-           0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (D == Duplicates::kKeep ? 1 : 0));
+           0x9E3779B97F4A7C15ull * std::uint64_t(2 * depth + (dup == Duplicates::kKeep ? 1 : 0));
 }
 
 // The number of their replies after our move `m` from `p` when their men must capture and they have
 // no king: `jumps` are their men's first jumps, `own` our pieces and `free` the free squares, all
 // after `m`. Counted set-wise where count_short_captures can, else by the capture search.
-template <class R, Color Them, Duplicates D>
+template <class R, Color Them>
 [[gnu::always_inline]] inline int capture_replies(
     const Position<R>& p, const Move<typename R::Geometry>& m,
     const Lanes<typename R::Geometry::Bitboard>& jumps, typename R::Geometry::Bitboard own,
-    typename R::Geometry::Bitboard free) {
+    typename R::Geometry::Bitboard free, Duplicates dup) {
     if (const int k = count_short_captures<R, Them>(jumps, own, free); k >= 0) return k;
     if constexpr (R::kPromotion == CapturePromotion::kContinuesAsKing) {
         if (jumps.merged() & Side<R, Them>::kPromotion)
             if (const int k = count_short_captures_crowned<R, Them>(jumps, own, free); k >= 0)
                 return k;
     }
-    CountSink<R, D> sink;
+    CountSink<R> sink(dup);
     generate_captures<R, Them>(p.play(m), sink, jump_origins<typename R::Geometry>(jumps));
     return sink.count();
 }
@@ -100,8 +100,8 @@ template <class R, Color Them, Duplicates D>
 // When the opponent has no capture in the parent position either, the replies that must capture
 // are found for all of one direction's man steps at once, as a bitboard, and the others are
 // summed by popcounts. Replies that must capture go through the ordinary capture count.
-template <class R, Color Us, Duplicates D>
-std::uint64_t perft2_side(const Position<R>& p) {
+template <class R, Color Us>
+std::uint64_t perft2_side(const Position<R>& p, Duplicates dup) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = Lanes<B>;
@@ -126,7 +126,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
         m.from = std::uint8_t(lsb(from));
         m.to = std::uint8_t(lsb(to));
         m.flags = (to & S::kPromotion) ? Move<G>::kPromotes : 0;
-        return capture_replies<R, Them, D>(p, m, jumps, own, free);
+        return capture_replies<R, Them>(p, m, jumps, own, free, dup);
     };
     // Each of our first jumps in direction d that is a whole move, with the replies counted
     // from the masks alone.
@@ -190,8 +190,8 @@ std::uint64_t perft2_side(const Position<R>& p) {
         }
     }
     if (land.any() || generic) {
-        visit_side<R, Us, D>(p, [&](const Move<G>& m) {
-            n += std::uint64_t(count_side<R, Them, D>(p.play(m)));
+        visit_side<R, Us>(p, dup, [&](const Move<G>& m) {
+            n += std::uint64_t(count_side<R, Them>(p.play(m), dup));
         });
         return n;
     }
@@ -207,7 +207,7 @@ std::uint64_t perft2_side(const Position<R>& p) {
         if (!jumps.any())
             return base + int((left & from) != 0) + int((right & from) != 0) -
                    int((left & to) != 0) - int((right & to) != 0);
-        return capture_replies<R, Them, D>(p, m, jumps, us ^ ft, empty ^ ft);
+        return capture_replies<R, Them>(p, m, jumps, us ^ ft, empty ^ ft, dup);
     };
     struct Visit {
         decltype(reply)& f;
@@ -341,34 +341,34 @@ std::uint64_t perft2_side(const Position<R>& p) {
 
 // Perft at depth >= 3 with the side to move `Us`: the side is known at compile time all the way
 // down, and a depth-3 node calls the depth-2 count of each child directly.
-template <class R, Color Us, Duplicates D, bool UseHash>
-std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash) {
+template <class R, Color Us>
+std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash, Duplicates dup) {
     std::uint64_t key = 0;
-    if constexpr (UseHash) {
-        key = position_key(p) ^ depth_salt<R, D>(depth);
+    if (hash) {
+        key = position_key(p) ^ depth_salt<R>(depth, dup);
         std::uint64_t n;
         if (hash->probe(key, n)) return n;
     }
     std::uint64_t n = 0;
     using M = Move<typename R::Geometry>;
-    if (depth == 3)
-        visit_side<R, Us, D>(p, [&](const M& m) { n += perft2_side<R, ~Us, D>(p.play(m)); });
-    else
-        visit_side<R, Us, D>(p, [&](const M& m) {
-            n += perft_side<R, ~Us, D, UseHash>(p.play(m), depth - 1, hash);
-        });
-    if constexpr (UseHash) hash->store(key, n);
+    visit_side<R, Us>(p, dup, [&](const M& m) {
+        n += depth == 3 ? perft2_side<R, ~Us>(p.play(m), dup)
+                        : perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup);
+    });
+    if (hash) hash->store(key, n);
     return n;
 }
 
-template <class R, Duplicates D, bool UseHash>
-std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
+template <class R>
+std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash, Duplicates dup) {
     const bool white = p.side == Color::kWhite;
-    if (depth == 1) return std::uint64_t(count_moves<R, D>(p));
+    if (depth == 1)
+        return std::uint64_t(white ? count_side<R, Color::kWhite>(p, dup)
+                                   : count_side<R, Color::kBlack>(p, dup));
     if (depth == 2)
-        return white ? perft2_side<R, Color::kWhite, D>(p) : perft2_side<R, Color::kBlack, D>(p);
-    return white ? perft_side<R, Color::kWhite, D, UseHash>(p, depth, hash)
-                 : perft_side<R, Color::kBlack, D, UseHash>(p, depth, hash);
+        return white ? perft2_side<R, Color::kWhite>(p, dup) : perft2_side<R, Color::kBlack>(p, dup);
+    return white ? perft_side<R, Color::kWhite>(p, depth, hash, dup)
+                 : perft_side<R, Color::kBlack>(p, depth, hash, dup);
 }
 
 }  // namespace detail
@@ -377,8 +377,7 @@ std::uint64_t perft_node(const Position<R>& p, int depth, PerftHash* hash) {
 template <class R, Duplicates D>
 std::uint64_t perft(const Position<R>& p, int depth, PerftHash* hash = nullptr) {
     if (depth <= 0) return 1;
-    return hash ? detail::perft_node<R, D, true>(p, depth, hash)
-                : detail::perft_node<R, D, false>(p, depth, hash);
+    return detail::perft_node<R>(p, depth, hash, D);
 }
 
 template <class R>
@@ -493,7 +492,7 @@ std::vector<std::uint64_t> perft_divide(
     DAMBIT_EXTERN template void perft_run<R>(const PerftSplit<R>&, Duplicates, int, PerftHash*, \
                                              std::vector<std::int64_t>&,                        \
                                              const std::function<void(int, std::uint64_t)>&);
-#ifndef DAMBIT_INSTANTIATING
+#ifndef DAMBIT_INSTANTIATE_PERFT
 DAMBIT_FOR_EACH_RULES(DAMBIT_PERFT_TEMPLATES)
 #endif
 

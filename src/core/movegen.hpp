@@ -8,13 +8,13 @@
 // scalar.
 #pragma once
 
-#include "instances.hpp"
+#include "core/instances.hpp"
 
 #include <array>
 #include <cstdint>
 
-#include "bits.hpp"
-#include "position.hpp"
+#include "core/bits.hpp"
+#include "core/position.hpp"
 
 namespace dambit {
 
@@ -27,6 +27,14 @@ namespace detail {
 // order and the turning squares are forced by the geometry, so the paths coincide. (Dropping is
 // checked against the square-by-square reference generator, which dedupes every capture.)
 inline constexpr int kMinDuplicateCaptures = 3;
+
+// The fewest pieces a capture must take to be checked against the others for a duplicate: the
+// convention is a run-time value of the sinks, not a template argument, so that the generator and
+// perft are compiled once for both conventions (half the code; a compare against a register
+// instead of a constant where it is tested, for a capture of three or more pieces only).
+constexpr int duplicate_min(Duplicates d) {
+    return d == Duplicates::kDrop ? kMinDuplicateCaptures : 1 << 20;
+}
 
 template <class G>
 constexpr Lanes<typename G::Bitboard> lane_mask(bool ne, bool nw, bool se, bool sw) {
@@ -350,12 +358,15 @@ constexpr const Move<G>& move_of(const PathMove<G>& m) {
 }
 
 // Collects generated moves, applying the precedence rule and the duplicate convention.
-template <class R, Duplicates D, class Entry>
+template <class R, class Entry>
 class ListSink {
     using G = typename R::Geometry;
 
 public:
-    explicit ListSink(FixedList<Entry, kMaxMoves>& list) : list_(list) { list_.clear(); }
+    ListSink(FixedList<Entry, kMaxMoves>& list, Duplicates dup)
+        : list_(list), dup_min_(duplicate_min(dup)) {
+        list_.clear();
+    }
     bool empty() const { return list_.empty(); }
 
     void add(const Move<G>& m, const std::uint8_t* path, int length) {
@@ -367,11 +378,9 @@ public:
                 list_.clear();
             }
         }
-        if constexpr (D == Duplicates::kDrop) {
-            if (popcount(m.captured) >= kMinDuplicateCaptures)
-                for (const Entry& e : list_)
-                    if (move_of(e) == m) return;
-        }
+        if (popcount(m.captured) >= dup_min_)
+            for (const Entry& e : list_)
+                if (move_of(e) == m) return;
         if constexpr (std::is_same_v<Entry, Move<G>>) {
             list_.push(m);
         } else {
@@ -385,15 +394,17 @@ public:
 
 private:
     FixedList<Entry, kMaxMoves>& list_;
+    int dup_min_;
     int best_ = 0;
 };
 
 // Counts generated captures without keeping them, but for the ones that could be duplicates.
-template <class R, Duplicates D>
+template <class R>
 class CountSink {
     using G = typename R::Geometry;
 
 public:
+    explicit CountSink(Duplicates dup) : dup_min_(duplicate_min(dup)) {}
     bool empty() const { return count_ == 0; }
     int count() const { return count_; }
 
@@ -407,27 +418,23 @@ public:
             if (n > best_) {
                 best_ = n;
                 count_ = 0;
-                if constexpr (D == Duplicates::kDrop) seen_.clear();
+                seen_.clear();
             }
         }
-        if constexpr (D == Duplicates::kDrop) {
-            if (popcount(m.captured) >= kMinDuplicateCaptures) {
-                for (const auto& e : seen_)
-                    if (e == m) return false;
-                seen_.push(m);
-            }
+        if (popcount(m.captured) >= dup_min_) {
+            for (const auto& e : seen_)
+                if (e == m) return false;
+            seen_.push(m);
         }
         ++count_;
         return true;
     }
 
 private:
+    int dup_min_;
     int count_ = 0;
     int best_ = 0;
-    struct Empty {
-        void clear() {}
-    };
-    std::conditional_t<D == Duplicates::kDrop, MoveList<G>, Empty> seen_;
+    MoveList<G> seen_;  // the captures counted that could have a duplicate
 };
 
 // Where the men's jumps land, one lane per direction: a set bit in lane d is the square a man
@@ -712,10 +719,10 @@ void emit_single_jumps(const Lanes<typename R::Geometry::Bitboard>& land, Sink& 
     emit.template operator()<3>();
 }
 
-template <class R, Color Us, Duplicates D, class Entry>
+template <class R, Color Us, class Entry>
 void generate_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
-                   bool kings_capture, FixedList<Entry, kMaxMoves>& list) {
-    ListSink<R, D, Entry> sink(list);
+                   bool kings_capture, FixedList<Entry, kMaxMoves>& list, Duplicates dup) {
+    ListSink<R, Entry> sink(list, dup);
     if (!land.any() && !kings_capture)
         generate_quiet<R, Us>(p, sink);
     else if (single_jumps_only<R, Us>(p, land, kings_capture))
@@ -724,13 +731,13 @@ void generate_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitbo
         generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
 }
 // `land` and `kings_capture` are first_jumps and kings_can_capture, when the caller has them.
-template <class R, Color Us, Duplicates D, class Entry>
-void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list) {
-    generate_side<R, Us, D>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), list);
+template <class R, Color Us, class Entry>
+void generate_side(const Position<R>& p, FixedList<Entry, kMaxMoves>& list, Duplicates dup) {
+    generate_side<R, Us>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), list, dup);
 }
 
-template <class R, Color Us, Duplicates D>
-int count_side(const Position<R>& p) {
+template <class R, Color Us>
+int count_side(const Position<R>& p, Duplicates dup) {
     const auto land = first_jumps<R, Us>(p);
     const bool kings_capture = kings_can_capture<R, Us>(p);
     if (!land.any() && !kings_capture) return count_quiet<R, Us>(p);
@@ -738,7 +745,7 @@ int count_side(const Position<R>& p) {
         const int n = count_short_captures<R, Us>(land, p.pieces[int(~Us)], p.empty());
         if (n >= 0) return n;
     }
-    CountSink<R, D> sink;
+    CountSink<R> sink(dup);
     generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
     return sink.count();
 }
@@ -746,9 +753,9 @@ int count_side(const Position<R>& p) {
 // Calls f(move) for every legal move without storing it; only under the majority rule do longer
 // captures go through a list first. The precedence rule and the duplicate convention are applied.
 // `land` and `kings_capture` are first_jumps and kings_can_capture, when the caller has them.
-template <class R, Color Us, Duplicates D, class F>
+template <class R, Color Us, class F>
 void visit_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard>& land,
-                bool kings_capture, F&& f) {
+                bool kings_capture, Duplicates dup, F&& f) {
     struct Visit {
         F& f;
         bool empty() const { return true; }
@@ -761,25 +768,25 @@ void visit_side(const Position<R>& p, const Lanes<typename R::Geometry::Bitboard
     } else if constexpr (R::kPrecedence == Precedence::kMostPieces) {
         // A longer capture found later voids the shorter ones found so far: collect first.
         MoveList<typename R::Geometry> list;
-        ListSink<R, D, Move<typename R::Geometry>> sink(list);
+        ListSink<R, Move<typename R::Geometry>> sink(list, dup);
         generate_captures<R, Us>(p, sink, jump_origins<typename R::Geometry>(land));
         for (const auto& m : list) f(m);
     } else {
         // Each capture is final when found: visit it then, in the order a list would hold.
         struct Direct {
             F& f;
-            CountSink<R, D> counted;
+            CountSink<R> counted;
             bool empty() const { return counted.empty(); }
             void add(const Move<typename R::Geometry>& m, const std::uint8_t*, int) {
                 if (counted.accept(m)) f(m);
             }
-        } direct{f, {}};
+        } direct{f, CountSink<R>(dup)};
         generate_captures<R, Us>(p, direct, jump_origins<typename R::Geometry>(land));
     }
 }
-template <class R, Color Us, Duplicates D, class F>
-void visit_side(const Position<R>& p, F&& f) {
-    visit_side<R, Us, D>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), f);
+template <class R, Color Us, class F>
+void visit_side(const Position<R>& p, Duplicates dup, F&& f) {
+    visit_side<R, Us>(p, first_jumps<R, Us>(p), kings_can_capture<R, Us>(p), dup, f);
 }
 
 }  // namespace detail
@@ -788,18 +795,18 @@ void visit_side(const Position<R>& p, F&& f) {
 template <class R, Duplicates D = Duplicates::kDrop, class F>
 void for_each_move(const Position<R>& p, F&& f) {
     if (p.side == Color::kWhite)
-        detail::visit_side<R, Color::kWhite, D>(p, f);
+        detail::visit_side<R, Color::kWhite>(p, D, f);
     else
-        detail::visit_side<R, Color::kBlack, D>(p, f);
+        detail::visit_side<R, Color::kBlack>(p, D, f);
 }
 
 // All legal moves of the side to move.
 template <class R, Duplicates D = Duplicates::kDrop>
 void generate(const Position<R>& p, MoveList<typename R::Geometry>& list) {
     if (p.side == Color::kWhite)
-        detail::generate_side<R, Color::kWhite, D>(p, list);
+        detail::generate_side<R, Color::kWhite>(p, list, D);
     else
-        detail::generate_side<R, Color::kBlack, D>(p, list);
+        detail::generate_side<R, Color::kBlack>(p, list, D);
 }
 
 // All legal moves with the landing squares of each capture, for notation.
@@ -807,16 +814,16 @@ template <class R, Duplicates D = Duplicates::kDrop>
 void generate_paths(const Position<R>& p,
                     FixedList<PathMove<typename R::Geometry>, kMaxMoves>& list) {
     if (p.side == Color::kWhite)
-        detail::generate_side<R, Color::kWhite, D>(p, list);
+        detail::generate_side<R, Color::kWhite>(p, list, D);
     else
-        detail::generate_side<R, Color::kBlack, D>(p, list);
+        detail::generate_side<R, Color::kBlack>(p, list, D);
 }
 
 // The number of legal moves, without making them.
 template <class R, Duplicates D = Duplicates::kDrop>
 int count_moves(const Position<R>& p) {
-    return p.side == Color::kWhite ? detail::count_side<R, Color::kWhite, D>(p)
-                                   : detail::count_side<R, Color::kBlack, D>(p);
+    return p.side == Color::kWhite ? detail::count_side<R, Color::kWhite>(p, D)
+                                   : detail::count_side<R, Color::kBlack>(p, D);
 }
 
 // Whether the side to move must capture.
@@ -844,7 +851,7 @@ bool has_move(const Position<R>& p) {
     DAMBIT_MOVEGEN_TEMPLATES_D(R, Duplicates::kKeep)             \
     DAMBIT_EXTERN template bool has_capture<R>(const Position<R>&); \
     DAMBIT_EXTERN template bool has_move<R>(const Position<R>&);
-#ifndef DAMBIT_INSTANTIATING
+#ifndef DAMBIT_INSTANTIATE_CORE
 DAMBIT_FOR_EACH_RULES(DAMBIT_MOVEGEN_TEMPLATES)
 #endif
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "geometry.hpp"
+#include "core/geometry.hpp"
 
 namespace dambit {
 

@@ -1,0 +1,141 @@
+// The engine's body (search/engine.hpp declares it): the shared table, the evaluator and the
+// worker threads of one engine. Included by the instance files, which compile it per variant.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "search/draw.hpp"
+#include "search/engine.hpp"
+#include "search/eval.hpp"
+#include "search/limits.hpp"
+#include "search/search.hpp"
+#include "search/tt.hpp"
+
+namespace dambit::search {
+
+template <class R>
+struct EngineState {
+    explicit EngineState(std::size_t hash_megabytes)
+        : table(hash_megabytes), eval(std::make_shared<HandEvaluator<R>>()) {}
+
+    TranspositionTable table;
+    std::shared_ptr<const Evaluator<R>> eval;
+    Shared<R> shared;
+    std::vector<std::unique_ptr<Worker<R>>> workers;
+};
+
+template <class R>
+Engine<R>::Engine(std::size_t hash_megabytes, int threads)
+    : state_(std::make_unique<EngineState<R>>(hash_megabytes)) {
+    state_->shared.tuning = Tuning::defaults_for<R>();
+    set_threads(threads);
+}
+
+template <class R>
+Engine<R>::~Engine() = default;
+
+template <class R>
+void Engine<R>::set_hash(std::size_t megabytes) {
+    state_->table.resize(megabytes);
+}
+
+template <class R>
+void Engine<R>::set_threads(int n) {
+    n = std::max(1, n);
+    auto& workers = state_->workers;
+    workers.clear();
+    for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker<R>>(state_->shared, i));
+}
+
+template <class R>
+int Engine<R>::threads() const {
+    return int(state_->workers.size());
+}
+
+template <class R>
+void Engine<R>::set_evaluator(std::shared_ptr<const Evaluator<R>> e) {
+    state_->eval = std::move(e);
+}
+
+template <class R>
+void Engine<R>::set_tuning(const Tuning& t) {
+    state_->shared.tuning = t;
+}
+
+template <class R>
+void Engine<R>::new_game() {
+    state_->table.clear();
+    for (auto& w : state_->workers) w->reset_history();
+}
+
+namespace detail {
+
+// Time for this move: a share of the clock plus most of the increment; never more than a
+// fraction of what is left, so that a slow iteration cannot lose on time.
+template <class R>
+void set_time(Shared<R>& s, const Limits& l) {
+    s.soft_ms = s.hard_ms = 0;
+    if (l.movetime_ms) {
+        s.soft_ms = s.hard_ms = l.movetime_ms;
+    } else if (l.time_ms) {
+        const std::int64_t moves = l.moves_to_go ? std::min(l.moves_to_go, 40) : 30;
+        const std::int64_t left = std::max<std::int64_t>(l.time_ms - 50, 1);
+        const std::int64_t base = left / moves + l.increment_ms * 3 / 4;
+        s.soft_ms = std::max<std::int64_t>(1, std::min(base, left / 2));
+        s.hard_ms = std::max<std::int64_t>(1, std::min(base * 4, left / 3));
+        s.hard_ms = std::max(s.hard_ms, s.soft_ms);
+    }
+}
+
+}  // namespace detail
+
+template <class R>
+Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
+                                           const std::vector<Position<R>>& history,
+                                           const Limits& limits, const Callbacks& callbacks) {
+    Shared<R>& s = state_->shared;
+    auto& workers = state_->workers;
+    s.table = &state_->table;
+    s.eval = state_->eval.get();
+    s.hand_eval = dynamic_cast<const HandEvaluator<R>*>(s.eval);
+    s.limits = limits;
+    s.start = Clock::now();
+    s.stop.store(false);
+    s.history.clear();
+    s.root_counters = DrawCounters{};
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        s.history.push_back(position_key(history[i]));
+        const Position<R>& next = i + 1 < history.size() ? history[i + 1] : root;
+        s.root_counters = s.root_counters.after(history[i], next);
+    }
+    detail::set_time(s, limits);
+    s.workers.clear();
+    for (auto& w : workers) s.workers.push_back(w.get());
+    state_->table.new_search();
+
+    auto report = [&](const Iteration<G>& it) {
+        if (callbacks.iteration) callbacks.iteration(it);
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t i = 1; i < workers.size(); ++i)
+        helpers.emplace_back([&, i] { workers[i]->run(root, [](const Iteration<G>&) {}); });
+    workers[0]->run(root, report);
+    s.stop.store(true);
+    for (auto& t : helpers) t.join();
+
+    Result<G> r = workers[0]->result();
+    r.nodes = s.total_nodes();
+    r.time_ms = s.elapsed_ms();
+    if (callbacks.best_move) callbacks.best_move(r);
+    return r;
+}
+
+template <class R>
+void Engine<R>::stop() {
+    state_->shared.stop.store(true);
+}
+
+}  // namespace dambit::search
