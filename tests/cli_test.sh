@@ -96,6 +96,22 @@ printf 'dambit-perft-checkpoint 1\ndepth 1 7\n' >"$ck"
 check checkpoint-unnamed 2 '^$' "'depth' before the run record" -- perft --depth 3 --checkpoint "$ck"
 check checkpoint-verify 2 '^$' 'does not go with --verify' -- perft --verify --checkpoint "$ck"
 rm -f "$ck" "$ck.tmp"
+# dambit show. RULES.md §6: W:Wh6:Bg7,c5,d2 has the one legal move h6:f8:b4:e1.
+check show-moves 0 '^1 legal move: h6:f8:b4:e1$' '^$' -- show --fen 'W:Wh6:Bg7,c5,d2'
+check show-start 0 '^7 legal moves: ' '^$' -- show
+check show-files 0 '^    a b c d e f g h$' '^$' -- show
+check show-numbered 0 '^  6     7     8     9    10        6-10$' '^$' -- show --variant international --fen 'W:W28:B19'
+check show-after 0 '^After c3-d4 f6-g5$' '^$' -- show --moves 'c3-d4 f6-g5'
+check show-lost 0 '^No legal move: White has lost\.$' '^$' -- show --fen 'W:Wa1:Bb2,c3'
+check show-bad-move 2 '^$' "illegal move 'e3-e5'" -- show --moves 'e3-e5'
+check show-size 2 '^$' 'goes with --svg' -- show --size 300
+svg=/tmp/dambit_cli_svg.$$
+check show-svg 0 'legal moves' '^$' -- show --variant international --svg "$svg"
+if [ "$(grep -c 'class="piece' "$svg")" -eq 40 ] && tail -1 "$svg" | grep -q '^</svg>$' &&
+   [ ! -e "$svg.tmp" ]; then pass=$((pass + 1)); else
+  echo "FAIL show-svg-file: want 40 pieces in $svg and no $svg.tmp"; fail=$((fail + 1)); fi
+check show-svg-unwritable 1 '^$' 'cannot write' -- show --svg /nonexistent/dir/board.svg
+rm -f "$svg"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]

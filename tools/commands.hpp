@@ -10,5 +10,6 @@ int search_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
 int solve_command(int argc, char** argv);
 int match_command(int argc, char** argv);
+int show_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -17,6 +17,7 @@ struct Subcommand {
 };
 
 const Subcommand kSubcommands[] = {
+    {"show", dambit::show_command, "draw a position (text diagram, or SVG with --svg) with its moves"},
     {"moves", dambit::moves_command, "list the legal moves of a position"},
     {"perft", dambit::perft_command, "count leaf nodes; --verify checks the published tables"},
     {"search", dambit::search_command, "find the best move: iterative deepening, one line per depth"},

@@ -1,0 +1,96 @@
+// dambit show: a position as a text diagram or an SVG picture, with its FEN and legal moves.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "core/notation.hpp"
+#include "show/diagram.hpp"
+
+namespace dambit {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: dambit show [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"] [--flip]\n"
+    "                   [--svg FILE [--size PIXELS]]\n"
+    "\n"
+    "Draws the position (after the moves, if given) as a text diagram with its coordinates, then\n"
+    "prints the side to move, the FEN and the legal moves. Algebraic variants (russian, czech,\n"
+    "brazilian) are labelled a-h and 1-8; numbered ones show each empty square's number and the\n"
+    "numbers of each row. White men and kings are w and W, Black's b and B.\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --fen FEN          position (default: the variant's start position)\n"
+    "  --moves \"...\"      moves played from that position first; the last one is marked in\n"
+    "                     the SVG picture\n"
+    "  --flip             draw the board from Black's side\n"
+    "  --svg FILE         also write the board as an SVG picture to FILE\n"
+    "  --size PIXELS      width of the SVG picture (default 400)\n";
+
+// Writes `text` to FILE.tmp and renames it to FILE, so that FILE is never half written.
+void write_file(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot write '" + path + "'");
+    }
+}
+
+template <class R>
+int run(const cli::Args& args) {
+    using G = typename R::Geometry;
+    const auto fen = args.get("fen");
+    Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
+    std::optional<Move<G>> last;
+    std::string played;
+    if (const auto moves = args.get("moves")) {
+        std::istringstream in(*moves);
+        std::string token;
+        while (in >> token) {
+            const auto pm = parse_move<R>(p, token);
+            played += (played.empty() ? "" : " ") + move_text<R>(pm);
+            last = pm.move;
+            p = p.play(pm.move);
+        }
+    }
+    const bool flip = args.has("flip");
+    show::Board board = show::board_of(p);
+    if (last) show::mark_move<R>(board, *last);
+    if (const auto svg = args.get("svg")) {
+        const int pixels = int(args.get_int("size", 400, 40, 10000));
+        write_file(*svg, show::svg_diagram(board, flip, pixels));
+    } else if (args.has("size")) {
+        throw cli::UsageError("--size goes with --svg");
+    }
+
+    fmt::print("{}\n", show::text_diagram(board, flip));
+    if (!played.empty()) fmt::print("After {}\n", played);
+    const char* side = p.side == Color::kWhite ? "White" : "Black";
+    fmt::print("{} to move: {}\n", side, to_fen<R>(p));
+    FixedList<PathMove<G>, kMaxMoves> list;
+    generate_paths<R>(p, list);
+    if (list.empty()) {
+        fmt::print("No legal move: {} has lost.\n", side);
+        return 0;
+    }
+    std::string moves;
+    for (const auto& pm : list) moves += " " + move_text<R>(pm);
+    fmt::print("{} legal move{}:{}\n", list.size(), list.size() == 1 ? "" : "s", moves);
+    return 0;
+}
+
+}  // namespace
+
+int show_command(int argc, char** argv) {
+    const cli::Args args(argc, argv, {"variant", "fen", "moves", "svg", "size"},
+                         {"flip", "help"});
+    return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
+}
+
+}  // namespace dambit
