@@ -22,13 +22,13 @@ int count(const std::string& s, const std::string& what) {
 TEST_CASE("show: the Russian start position as text", "[show]") {
     const std::string expected =
         " 8    b   b   b   b\n"
-        " 7  b   b   b   b  \n"
+        " 7  b   b   b   b\n"
         " 6    b   b   b   b\n"
-        " 5  .   .   .   .  \n"
+        " 5  .   .   .   .\n"
         " 4    .   .   .   .\n"
-        " 3  w   w   w   w  \n"
+        " 3  w   w   w   w\n"
         " 2    w   w   w   w\n"
-        " 1  w   w   w   w  \n"
+        " 1  w   w   w   w\n"
         "    a b c d e f g h\n";
     CHECK(show::text_diagram(show::board_of(Position<Russian>::start())) == expected);
 }
@@ -38,13 +38,13 @@ TEST_CASE("show: --flip turns the board half a round", "[show]") {
     const auto p = parse_fen<Russian>("W:Wh6,Ka1:Bg7,c5,d2");
     const std::string expected =
         " 1    .   .   .   W\n"
-        " 2  .   .   b   .  \n"
+        " 2  .   .   b   .\n"
         " 3    .   .   .   .\n"
-        " 4  .   .   .   .  \n"
+        " 4  .   .   .   .\n"
         " 5    .   .   b   .\n"
-        " 6  w   .   .   .  \n"
+        " 6  w   .   .   .\n"
         " 7    b   .   .   .\n"
-        " 8  .   .   .   .  \n"
+        " 8  .   .   .   .\n"
         "    h g f e d c b a\n";
     CHECK(show::text_diagram(show::board_of(p), true) == expected);
 }

@@ -32,6 +32,7 @@ std::string text_diagram(const Board& b, bool flip) {
                 out += ' ';
                 out += cell(b, file_at(b, col, flip), rank);
             }
+            while (out.back() == ' ') out.pop_back();  // a light square ends the row
             out += '\n';
         }
         out += "   ";
