@@ -11,5 +11,6 @@ int bench_command(int argc, char** argv);
 int solve_command(int argc, char** argv);
 int match_command(int argc, char** argv);
 int show_command(int argc, char** argv);
+int egtb_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -24,6 +24,7 @@ const Subcommand kSubcommands[] = {
     {"bench", dambit::bench_command, "search a fixed set of positions; total nodes is the signature"},
     {"solve", dambit::solve_command, "prove a forced win or loss and print the shortest line"},
     {"match", dambit::match_command, "self-play match between two engine settings, with Elo"},
+    {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
 };
 
 void usage(std::FILE* out) {

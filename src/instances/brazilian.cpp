@@ -1,10 +1,12 @@
 // The compiled copy of every subsystem for Brazilian draughts: the move generator and notation, perft,
-// the searcher and the solver (see core/instances.hpp). One file per variant, so that the headers
-// are parsed once for all four.
+// the searcher and the solver, the endgame tables (see core/instances.hpp). One file per
+// variant, so that the headers are parsed once for all of them.
 #define DAMBIT_INSTANTIATE_CORE 1
 #define DAMBIT_INSTANTIATE_PERFT 1
 #define DAMBIT_INSTANTIATE_SEARCH 1
+#define DAMBIT_INSTANTIATE_EGTB 1
 #include "core/notation.hpp"
+#include "egtb/operations.hpp"
 #include "perft/perft.hpp"
 #include "search/engine_impl.hpp"
 #include "search/solve_impl.hpp"
@@ -20,3 +22,6 @@ namespace dambit::search {
 DAMBIT_ENGINE_TEMPLATES(Brazilian)
 DAMBIT_SOLVER_TEMPLATES(Brazilian)
 }  // namespace dambit::search
+namespace dambit::egtb {
+DAMBIT_EGTB_TEMPLATES(Brazilian)
+}  // namespace dambit::egtb

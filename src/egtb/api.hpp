@@ -1,0 +1,102 @@
+// The endgame tables as the front ends see them: build, probe, verify, and the position of an
+// index. Declarations only: the bodies (egtb/operations.hpp) are compiled once per variant in
+// src/instances/.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/instances.hpp"
+#include "core/position.hpp"
+#include "egtb/file.hpp"
+#include "egtb/material.hpp"
+#include "egtb/value.hpp"
+
+namespace dambit::egtb {
+
+// Thrown when a build stops because it was asked to (Ctrl-C); the checkpoint is saved.
+class Interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct BuildOptions {
+    std::string dir = "egtb";
+    int max_pieces = 4;
+    int dtw_pieces = 0;  // slices of up to this many pieces get distance tables
+    int threads = 1;
+    std::uint64_t memory_bytes = std::uint64_t(4) << 30;
+    double checkpoint_seconds = 120;          // a unit keeps a checkpoint this often
+    const std::atomic<bool>* stop = nullptr;  // set (by a signal handler) to interrupt the build
+};
+
+// What the builder reports as it goes.
+struct BuildProgress {
+    std::string unit;     // "1211+1112": a slice and its colour flip
+    int unit_number = 0;  // 1-based, of `units`
+    int units = 0;
+    std::string phase;        // "init", "level 12", "write", "kept", "resumed"
+    std::uint64_t done = 0;   // positions of the unit initialised or decided
+    std::uint64_t total = 0;  // positions of the unit
+    std::uint64_t build_done = 0, build_total = 0;  // positions of the whole build
+    double seconds = 0;                             // since the build started
+    bool unit_finished = false;
+};
+
+// Builds every slice of 2..max_pieces pieces of R that has no finished file in the directory.
+template <class R>
+void build_tables(const BuildOptions& options,
+                  const std::function<void(const BuildProgress&)>& report);
+
+template <class G>
+struct MoveValue {
+    PathMove<G> move;
+    Value value;  // for the side to move before the move
+};
+template <class G>
+struct ProbeResult {
+    Value value;
+    std::vector<MoveValue<G>> moves;
+};
+
+// The value of p and of each of its legal moves, from the tables in `dir`. Throws MissingTable
+// (egtb/file.hpp) naming the slice that has no table, TableError for a damaged file.
+template <class R>
+ProbeResult<typename R::Geometry> probe_with_moves(const std::string& dir,
+                                                   std::size_t cache_megabytes,
+                                                   const Position<R>& p);
+
+// What verify found in one file.
+struct VerifyReport {
+    std::uint64_t positions = 0, checked = 0;  // checked: positions whose value was re-derived
+    std::uint64_t errors = 0;
+    std::string first_error;  // the first inconsistency, with its position
+};
+
+// Checks the table of slice m in `dir`: every block's checksum; with `full`, for every position
+// the index round trip, the value against one ply of search over its successors (distances
+// included), and the same with the colours flipped (Black to move in the flipped slice).
+template <class R>
+VerifyReport verify_table(const std::string& dir, const Material& m, bool full, int threads);
+
+// The position of index i of slice m (White to move).
+template <class R>
+Position<R> slice_position(const Material& m, std::uint64_t i);
+
+#define DAMBIT_EGTB_TEMPLATES(R)                                                                  \
+    DAMBIT_EXTERN template void build_tables<R>(const BuildOptions&,                              \
+                                                const std::function<void(const BuildProgress&)>&); \
+    DAMBIT_EXTERN template ProbeResult<R::Geometry> probe_with_moves<R>(                          \
+        const std::string&, std::size_t, const Position<R>&);                                     \
+    DAMBIT_EXTERN template VerifyReport verify_table<R>(const std::string&, const Material&, bool, \
+                                                        int);                                     \
+    DAMBIT_EXTERN template Position<R> slice_position<R>(const Material&, std::uint64_t);
+#ifndef DAMBIT_INSTANTIATE_EGTB
+DAMBIT_FOR_EACH_RULES(DAMBIT_EGTB_TEMPLATES)
+#endif
+
+}  // namespace dambit::egtb

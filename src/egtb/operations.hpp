@@ -1,0 +1,139 @@
+// The bodies of the endgame table operations that egtb/api.hpp declares; included by the
+// instance files, which compile them per variant.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "egtb/api.hpp"
+#include "egtb/build.hpp"
+#include "egtb/file.hpp"
+#include "egtb/index.hpp"
+#include "egtb/tables.hpp"
+
+namespace dambit::egtb {
+
+template <class R>
+void build_tables(const BuildOptions& options,
+                  const std::function<void(const BuildProgress&)>& report) {
+    Builder<R>(options, report).run();
+}
+
+template <class R>
+ProbeResult<typename R::Geometry> probe_with_moves(const std::string& dir,
+                                                   std::size_t cache_megabytes,
+                                                   const Position<R>& p) {
+    using G = typename R::Geometry;
+    Tables<R> tables(dir, cache_megabytes);
+    ProbeResult<G> r;
+    r.value = tables.probe(p);
+    FixedList<PathMove<G>, kMaxMoves> list;
+    generate_paths<R>(p, list);
+    for (const auto& pm : list) r.moves.push_back({pm, tables.probe(p.play(pm.move)).parent()});
+    return r;
+}
+
+namespace detail {
+
+// The value of p by one ply of search over the tables: the best of its successors' values.
+template <class R>
+Value one_ply(Tables<R>& tables, const Position<R>& p) {
+    MoveList<typename R::Geometry> list;
+    generate<R>(p, list);
+    if (list.empty()) return Value::loss(0);
+    Value best;
+    bool first = true;
+    for (const auto& m : list) {
+        const Value v = tables.probe(p.play(m)).parent();
+        if (first || v.better_than(best)) best = v;
+        first = false;
+    }
+    return best;
+}
+
+// Whether a stored value agrees with the one-ply value (distances compared where both have one).
+inline bool agrees(const Value& stored, const Value& searched) {
+    if (stored.outcome != searched.outcome) return false;
+    if (stored.known_distance() && searched.known_distance()) return stored.plies == searched.plies;
+    return true;
+}
+
+}  // namespace detail
+
+template <class R>
+VerifyReport verify_table(const std::string& dir, const Material& m, bool full, int threads) {
+    const std::string path = dir + "/" + table_file_name(std::string(R::kName), m);
+    VerifyReport rep;
+    std::vector<std::uint8_t> codes;
+    {
+        TableFile file(path, std::string(R::kName));
+        codes = file.read_all(threads);  // every block's checksum
+        rep.positions = codes.size();
+        if (!full) return rep;
+    }
+    Tables<R> tables(dir, 512);
+    const bool distances = tables.distances(m);
+    const SliceIndex<R> index(m);
+    std::atomic<std::uint64_t> next{0}, checked{0}, errors{0};
+    std::mutex lock;
+    auto fail = [&](const std::string& what) {
+        ++errors;
+        std::lock_guard<std::mutex> g(lock);
+        if (rep.first_error.empty()) rep.first_error = what;
+    };
+    auto work = [&] {
+        std::uint64_t mine = 0;
+        for (std::uint64_t k; (k = next.fetch_add(1)) < index.men_placements();) {
+            index.for_each_with_men(k, [&](std::uint64_t i, const Position<R>& p) {
+                if (index.index(index.position(i)) != i || !(index.position(i) == p)) {
+                    fail("index round trip fails at index " + std::to_string(i));
+                    return;
+                }
+                if (has_capture(p)) return;  // stored as filler: resolved by a capture search
+                ++mine;
+                const Value stored = decode(codes[i], distances);
+                const Value searched = detail::one_ply(tables, p);
+                if (!detail::agrees(stored, searched))
+                    fail(to_fen<R>(p) + " is stored as " + stored.text() +
+                         (stored.known_distance() ? " " + std::to_string(stored.plies) : "") +
+                         " but its moves give " + searched.text() +
+                         (searched.known_distance() ? " " + std::to_string(searched.plies) : ""));
+                const Position<R> q = flip(p);  // the same position, Black to move
+                const Value turned = detail::one_ply(tables, q);
+                if (!detail::agrees(stored, turned))
+                    fail(to_fen<R>(q) + " (the colour flip of " + to_fen<R>(p) + ") gives " +
+                         turned.text() + " but the table says " + stored.text());
+            });
+        }
+        checked += mine;
+    };
+    std::vector<std::thread> pool;
+    std::exception_ptr error;
+    auto guarded = [&] {
+        try {
+            work();
+        } catch (...) {
+            std::lock_guard<std::mutex> g(lock);
+            if (!error) error = std::current_exception();
+            next = index.men_placements();
+        }
+    };
+    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(guarded);
+    guarded();
+    for (auto& t : pool) t.join();
+    if (error) std::rethrow_exception(error);
+    rep.checked = checked;
+    rep.errors = errors;
+    return rep;
+}
+
+template <class R>
+Position<R> slice_position(const Material& m, std::uint64_t i) {
+    return SliceIndex<R>(m).position(i);
+}
+
+}  // namespace dambit::egtb

@@ -1,0 +1,199 @@
+// A set of endgame tables of one variant: the files of a directory, opened on first use and read
+// through a block cache of bounded size, or held whole in memory; probes resolve captures by a
+// search, as the files leave capture positions out.
+#pragma once
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/movegen.hpp"
+#include "egtb/file.hpp"
+#include "egtb/index.hpp"
+#include "egtb/value.hpp"
+
+namespace dambit::egtb {
+
+template <class R>
+class Tables {
+    using G = typename R::Geometry;
+
+public:
+    // Tables of the files in `dir`, with a block cache of `cache_megabytes`.
+    Tables(std::string dir, std::size_t cache_megabytes)
+        : dir_(std::move(dir)), fast_(kKeys), cache_limit_(cache_megabytes << 20) {}
+
+    const std::string& dir() const { return dir_; }
+
+    // The value of p for its side to move (capture positions by a search over the captures).
+    // Throws MissingTable for a position whose slice has no table, TableError for a damaged file.
+    Value probe(const Position<R>& p) {
+        if (!p.us()) return Value::loss(0);  // the side to move has no piece left: it has lost
+        if (has_capture(p)) {
+            MoveList<G> list;
+            generate<R>(p, list);
+            Value best = Value::loss(0);
+            bool first = true;
+            for (const auto& m : list) {
+                const Value v = probe(p.play(m)).parent();
+                if (first || v.better_than(best)) best = v;
+                first = false;
+            }
+            return best;
+        }
+        return stored(p);
+    }
+
+    // The stored value of p, which must not have a capture for its side to move.
+    Value stored(const Position<R>& p) {
+        const Position<R> w = p.side == Color::kWhite ? p : flip(p);
+        Slot& s = slot(material_of(w));
+        const std::uint64_t i = s.index.index(w);
+        return decode(s.resident.empty() ? cached_code(s, i) : s.resident[i], s.distances);
+    }
+
+    // Whether the slice has a table here (a damaged file counts as missing and throws).
+    bool has(const Material& m) {
+        try {
+            slot(m);
+            return true;
+        } catch (const MissingTable&) {
+            return false;
+        }
+    }
+    // Whether the slice's table has distances.
+    bool distances(const Material& m) { return slot(m).distances; }
+
+    // Holds the slice's codes in memory: read from its file, or given (by the builder, which
+    // has just written them).
+    void make_resident(const Material& m, int threads = 1) {
+        Slot& s = slot(m);
+        std::lock_guard<std::mutex> g(lock_);
+        if (s.resident.empty()) s.resident = s.file->read_all(threads);
+    }
+    void add_resident(const Material& m, std::vector<std::uint8_t> codes, bool distances) {
+        std::lock_guard<std::mutex> g(lock_);
+        auto p = std::make_unique<Slot>(m, nullptr, distances);
+        p->resident = std::move(codes);
+        fast_[key(m)].store(p.get());
+        slots_[key(m)] = std::move(p);
+    }
+    // Drops the memory of every slice but those of `keep`.
+    void release_except(const std::vector<Material>& keep) {
+        std::lock_guard<std::mutex> g(lock_);
+        for (auto& [k, s] : slots_) {
+            if (!s || s->resident.empty()) continue;
+            bool kept = false;
+            for (const auto& m : keep) kept = kept || key(m) == k;
+            if (!kept) {
+                if (!s->file) {  // given by the builder: reopen from its file when asked again
+                    fast_[k].store(nullptr);
+                    s.reset();
+                    continue;
+                }
+                std::vector<std::uint8_t>().swap(s->resident);
+            }
+        }
+    }
+    std::uint64_t resident_bytes() {
+        std::lock_guard<std::mutex> g(lock_);
+        std::uint64_t n = 0;
+        for (auto& [k, s] : slots_)
+            if (s) n += s->resident.size();
+        return n;
+    }
+    // Forgets a slice (its file is about to be replaced).
+    void forget(const Material& m) {
+        std::lock_guard<std::mutex> g(lock_);
+        fast_[key(m)].store(nullptr);
+        slots_.erase(key(m));
+    }
+
+private:
+    struct Slot {
+        Slot(const Material& m, std::unique_ptr<TableFile> f, bool d)
+            : index(m), file(std::move(f)), distances(d) {}
+        SliceIndex<R> index;
+        std::unique_ptr<TableFile> file;
+        bool distances;
+        std::vector<std::uint8_t> resident;  // every code, when held in memory
+        std::uint32_t id = 0;
+    };
+    static constexpr std::uint32_t kKeys = 1 << 16;
+    static std::uint32_t key(const Material& m) {
+        return std::uint32_t(((m.wm * 16 + m.wk) * 16 + m.bm) * 16 + m.bk) & (kKeys - 1);
+    }
+
+    // The slice's slot, opened on first use. Probes find an open slot without a lock; slots are
+    // replaced or dropped only between searches (forget, release_except, add_resident).
+    Slot& slot(const Material& m) {
+        const std::uint32_t k = key(m);
+        if (Slot* s = fast_[k].load(std::memory_order_acquire)) return *s;
+        std::lock_guard<std::mutex> g(lock_);
+        auto it = slots_.find(k);
+        if (it != slots_.end() && it->second) return *it->second;
+        if (!m.both_sides())
+            throw MissingTable("no table holds a position where one side has no piece", m);
+        const std::string name = table_file_name(std::string(R::kName), m);
+        const std::string path = dir_ + "/" + name;
+        if (::access(path.c_str(), F_OK) != 0)
+            throw MissingTable("no table of slice " + m.code() + " (" + m.description() +
+                                   "): " + path + " is missing",
+                               m);
+        auto file = std::make_unique<TableFile>(path, std::string(R::kName));
+        if (!(file->header().material == m) ||
+            file->header().positions != SliceIndex<R>(m).size())
+            throw TableError(path + ": holds another slice than its name says");
+        const bool d = file->header().distances;
+        auto& p = slots_[k];
+        p = std::make_unique<Slot>(m, std::move(file), d);
+        p->id = next_id_++;
+        fast_[k].store(p.get(), std::memory_order_release);
+        return *p;
+    }
+
+    std::uint8_t cached_code(Slot& s, std::uint64_t i) {
+        const std::uint32_t bp = s.file->header().block_positions;
+        const auto block = std::uint32_t(i / bp);
+        const std::uint64_t k = std::uint64_t(s.id) << 32 | block;
+        std::lock_guard<std::mutex> g(cache_lock_);
+        auto it = cache_.find(k);
+        if (it == cache_.end()) {
+            auto codes = s.file->read_block(block);
+            cache_bytes_ += codes.size();
+            lru_.push_front({k, std::move(codes)});
+            it = cache_.emplace(k, lru_.begin()).first;
+            while (cache_bytes_ > cache_limit_ && lru_.size() > 1) {
+                cache_bytes_ -= lru_.back().codes.size();
+                cache_.erase(lru_.back().key);
+                lru_.pop_back();
+            }
+        } else if (it->second != lru_.begin()) {
+            lru_.splice(lru_.begin(), lru_, it->second);
+        }
+        return it->second->codes[std::size_t(i % bp)];
+    }
+
+    struct Block {
+        std::uint64_t key;
+        std::vector<std::uint8_t> codes;
+    };
+    std::string dir_;
+    std::mutex lock_;
+    std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;
+    std::vector<std::atomic<Slot*>> fast_;
+    std::uint32_t next_id_ = 1;
+    std::mutex cache_lock_;
+    std::size_t cache_limit_, cache_bytes_ = 0;
+    std::list<Block> lru_;
+    std::unordered_map<std::uint64_t, typename std::list<Block>::iterator> cache_;
+};
+
+}  // namespace dambit::egtb

@@ -1,0 +1,343 @@
+// dambit egtb: build, probe, verify and list endgame tables.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "core/notation.hpp"
+#include "egtb/api.hpp"
+#include "egtb/file.hpp"
+#include "egtb/index.hpp"
+#include "json.hpp"
+
+namespace dambit {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kHelp =
+    "usage: dambit egtb build --variant V --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
+    "                         [--dtw K]\n"
+    "       dambit egtb probe [--variant V] --fen FEN [--dir DIR] [--json] [--cache MB]\n"
+    "       dambit egtb verify [--dir DIR] [--full] [--threads T]\n"
+    "       dambit egtb info [--dir DIR] [--json]\n"
+    "\n"
+    "Endgame tables: the value of every position with few pieces, for the side to move, without\n"
+    "the move-count draw rules (game-theoretic values, as `dambit solve` gives by default).\n"
+    "\n"
+    "build   builds every slice (men and kings of each side) of 2..N pieces that DIR does not hold\n"
+    "        yet, in dependency order, one file per slice; win/draw/loss values, and the exact\n"
+    "        distance to the end in plies for the slices of up to K pieces. Interrupted (Ctrl-C,\n"
+    "        kill), the same command goes on where it stopped.\n"
+    "probe   the value of the position and of each legal move\n"
+    "verify  the checksums of every table file in DIR; --full also re-derives every stored value\n"
+    "        from its successors (one ply), both ways round (colours flipped), and checks the index\n"
+    "info    one row per slice: positions (both sides to move), wins, draws, losses, the longest\n"
+    "        win and a position with it, bytes on disk\n"
+    "\n"
+    "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
+    "  --pieces N         largest number of pieces (2..8)\n"
+    "  --dir DIR          the table directory (default egtb)\n"
+    "  --threads T        worker threads (default: the number of processors)\n"
+    "  --memory MB        most memory the build may take (default: three quarters of the RAM)\n"
+    "  --dtw K            distance tables up to K pieces (default 5 on 8x8, 4 on 10x10, at most N)\n"
+    "  --fen FEN          the position to probe\n"
+    "  --cache MB         block cache of probe (default 64)\n"
+    "  --full             verify every value, not only the checksums\n"
+    "  --json             probe: one object {\"value\",\"plies\",\"moves\":[{\"move\",\"value\","
+    "\"plies\"}]};\n"
+    "                     info: one object per slice and line\n";
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_signal(int) { g_stop.store(true); }
+
+int default_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::string duration_text(double s) {
+    if (s < 60) return fmt::format("{:.0f} s", s);
+    if (s < 3600) return fmt::format("{:.0f} min {:02.0f} s", std::floor(s / 60), std::fmod(s, 60));
+    return fmt::format("{:.0f} h {:02.0f} min", std::floor(s / 3600), std::fmod(s, 3600) / 60);
+}
+
+int build(const cli::Args& args) {
+    const Variant v = args.variant();
+    if (!args.has("pieces")) throw cli::UsageError("missing --pieces N");
+    egtb::BuildOptions o;
+    o.max_pieces = int(args.get_int("pieces", 0, 2, 8));
+    const bool small = with_variant(v, []<class R>(std::type_identity<R>) {
+        return R::Geometry::kSize == 8;
+    });
+    o.dtw_pieces = int(args.get_int("dtw", std::min(o.max_pieces, small ? 5 : 4), 0, 8));
+    o.dir = args.get_or("dir", "egtb");
+    o.threads = int(args.get_int("threads", default_threads(), 1, 256));
+    const std::int64_t ram = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    o.memory_bytes =
+        std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
+                                   std::int64_t(1) << 30))
+        << 20;
+    if (const auto s = args.get("checkpoint-seconds"))
+        o.checkpoint_seconds = args.get_double("checkpoint-seconds", 120, 0, 1e9);
+    o.stop = &g_stop;
+    std::error_code ec;
+    fs::create_directories(o.dir, ec);
+    if (ec) throw std::runtime_error("cannot create the directory '" + o.dir + "': " + ec.message());
+
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    const bool terminal = isatty(2);
+    auto last = std::chrono::steady_clock::now();
+    int built = 0, kept = 0;
+    double rate = 0;
+    auto report = [&](const egtb::BuildProgress& p) {
+        if (p.unit_finished) {
+            p.phase == "kept" ? ++kept : ++built;
+            if (terminal) std::fputs("\r\033[K", stderr);
+            if (p.phase != "kept")
+                fmt::print(stderr, "slice {}/{} {}: built, {} positions, {}\n", p.unit_number,
+                           p.units, p.unit, p.total, duration_text(p.seconds));
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (!terminal || now - last < std::chrono::milliseconds(250)) return;
+        last = now;
+        const double done = double(p.build_done + p.done);
+        rate = p.seconds > 0 ? done / p.seconds : 0;
+        const double left = rate > 0 ? (double(p.build_total) - done) / rate : 0;
+        fmt::print(stderr,
+                   "\r\033[Kslice {}/{} {}: {}, {:.0f}% of {} positions; {:.2f} M positions/s, "
+                   "about {} left",
+                   p.unit_number, p.units, p.unit, p.phase,
+                   p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, p.total, rate / 1e6,
+                   duration_text(left));
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        with_variant(v, [&]<class R>(std::type_identity<R>) {
+            egtb::build_tables<R>(o, report);
+            return 0;
+        });
+    } catch (const egtb::Interrupted& e) {
+        if (terminal) std::fputs("\r\033[K", stderr);
+        fmt::print(stderr, "dambit egtb build: {}\n", e.what());
+        return 130;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fmt::print("{} tables up to {} pieces in {}: {} slices built, {} kept, {}\n",
+               std::string(variant_name(v)), o.max_pieces, o.dir, built, kept, duration_text(s));
+    return 0;
+}
+
+std::string plies_text(const egtb::Value& v) {
+    if (v.outcome == egtb::Outcome::kDraw) return "";
+    return v.known_distance() ? fmt::format(" in {} plies", v.plies) : " (distance not stored)";
+}
+
+int probe(const cli::Args& args) {
+    if (!args.has("fen")) throw cli::UsageError("missing --fen FEN");
+    const std::string dir = args.get_or("dir", "egtb");
+    const auto cache = std::size_t(args.get_int("cache", 64, 1, 1 << 20));
+    const bool json = args.has("json");
+    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+        const Position<R> p = parse_fen<R>(*args.get("fen"));
+        egtb::ProbeResult<typename R::Geometry> r;
+        try {
+            r = egtb::probe_with_moves<R>(dir, cache, p);
+        } catch (const egtb::MissingTable& e) {
+            fmt::print(stderr, "dambit egtb probe: position outside the tables: {}\n", e.what());
+            return 2;
+        }
+        auto plies = [](const egtb::Value& v) -> std::optional<int> {
+            if (!v.known_distance()) return std::nullopt;
+            return v.plies;
+        };
+        if (json) {
+            json::Array moves;
+            for (const auto& mv : r.moves)
+                moves.add(json::Object()
+                              .add("move", move_text<R>(mv.move))
+                              .add("value", mv.value.text())
+                              .add("plies", plies(mv.value)));
+            fmt::print("{}\n", json::Object()
+                                   .add("value", r.value.text())
+                                   .add("plies", plies(r.value))
+                                   .add("moves", json::Raw(moves))
+                                   .str());
+            return 0;
+        }
+        fmt::print("{} to move: {}{}\n", p.side == Color::kWhite ? "White" : "Black",
+                   r.value.text(), plies_text(r.value));
+        for (const auto& mv : r.moves)
+            fmt::print("  {:<20} {}{}\n", move_text<R>(mv.move), mv.value.text(),
+                       plies_text(mv.value));
+        return 0;
+    });
+}
+
+// The table files of a directory, by name.
+std::vector<fs::path> table_files(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw std::runtime_error("no table directory '" + dir + "'");
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".egtb") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+int verify(const cli::Args& args) {
+    const std::string dir = args.get_or("dir", "egtb");
+    const bool full = args.has("full");
+    const int threads = int(args.get_int("threads", default_threads(), 1, 256));
+    int bad = 0, files = 0;
+    std::uint64_t positions = 0, checked = 0;
+    for (const auto& path : table_files(dir)) {
+        ++files;
+        try {
+            egtb::TableHeader h;
+            {
+                const egtb::TableFile f(path.string(), "");
+                h = f.header();
+            }
+            const auto variant = parse_variant(h.variant);
+            if (!variant) throw egtb::TableError(path.string() + ": unknown variant " + h.variant);
+            if (path.filename() != egtb::table_file_name(h.variant, h.material))
+                throw egtb::TableError(path.string() + ": holds slice " + h.material.code() +
+                                       " of " + h.variant + ", not what its name says");
+            const auto r = with_variant(*variant, [&]<class R>(std::type_identity<R>) {
+                return egtb::verify_table<R>(dir, h.material, full, threads);
+            });
+            positions += r.positions;
+            checked += r.checked;
+            if (r.errors) {
+                ++bad;
+                fmt::print("{}: {} errors, first: {}\n", path.string(), r.errors, r.first_error);
+            } else {
+                fmt::print("{}: ok, {} positions{}\n", path.string(), r.positions,
+                           full ? fmt::format(", {} values re-derived", r.checked) : "");
+            }
+        } catch (const egtb::TableError& e) {
+            ++bad;
+            fmt::print("{}\n", e.what());
+        }
+        std::fflush(stdout);
+    }
+    fmt::print("{} files, {} positions{}, {} bad\n", files, positions,
+               full ? fmt::format(" ({} values re-derived)", checked) : "", bad);
+    return bad ? 1 : 0;
+}
+
+int info(const cli::Args& args) {
+    const std::string dir = args.get_or("dir", "egtb");
+    const bool json = args.has("json");
+    // Every header, by variant and material.
+    std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
+    for (const auto& path : table_files(dir)) {
+        const egtb::TableFile f(path.string(), "");
+        headers[{f.header().variant, f.header().material}] = f.header();
+    }
+    if (!json)
+        fmt::print("{:<14} {:<6} {:>14} {:>14} {:>14} {:>14} {:>8}  {:<40} {:>12} {:>8}\n",
+                   "variant", "slice", "positions", "wins", "draws", "losses", "longest",
+                   "example", "bytes", "pos/byte");
+    for (const auto& [key, h] : headers) {
+        const auto& [variant, m] = key;
+        // A slice with both sides to move: White to move is this file, Black to move is the
+        // flipped slice's file (the same file for a symmetric slice).
+        const auto other = headers.find({variant, m.flipped()});
+        if (other == headers.end()) continue;  // half a slice: not listed
+        const egtb::TableHeader& f = other->second;
+        const std::uint64_t positions = h.positions + f.positions;
+        const std::uint64_t wins = h.wins + f.wins, draws = h.draws + f.draws,
+                            losses = h.losses + f.losses;
+        // The two files together hold the slice and its flip: half of their bytes each.
+        const std::uint64_t bytes =
+            m == m.flipped() ? h.file_bytes : (h.file_bytes + f.file_bytes) / 2;
+        int longest = -1;
+        std::string example;
+        const auto pv = parse_variant(variant);
+        if (pv && h.distances && f.distances) {
+            const bool white = h.longest_win >= f.longest_win;
+            longest = std::max(h.longest_win, f.longest_win);
+            if (longest >= 0)
+                example = with_variant(*pv, [&]<class R>(std::type_identity<R>) {
+                    const auto p = white ? egtb::slice_position<R>(m, h.longest_example)
+                                         : egtb::flip(egtb::slice_position<R>(
+                                               m.flipped(), f.longest_example));
+                    return to_fen<R>(p);
+                });
+        }
+        if (json) {
+            auto opt = [](bool has, auto value) -> std::optional<decltype(value)> {
+                if (!has) return std::nullopt;
+                return value;
+            };
+            fmt::print("{}\n", json::Object()
+                                   .add("variant", variant)
+                                   .add("white_men", m.wm)
+                                   .add("white_kings", m.wk)
+                                   .add("black_men", m.bm)
+                                   .add("black_kings", m.bk)
+                                   .add("positions", positions)
+                                   .add("wins", wins)
+                                   .add("draws", draws)
+                                   .add("losses", losses)
+                                   .add("longest_win", opt(longest >= 0, longest))
+                                   .add("example", opt(longest >= 0, example))
+                                   .add("bytes", bytes)
+                                   .str());
+        } else {
+            fmt::print("{:<14} {:<6} {:>14} {:>14} {:>14} {:>14} {:>8}  {:<40} {:>12} {:>8.1f}\n",
+                       variant, m.code(), positions, wins, draws, losses,
+                       longest >= 0 ? std::to_string(longest) : "-", longest >= 0 ? example : "-",
+                       bytes, double(positions) / double(std::max<std::uint64_t>(bytes, 1)));
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+int egtb_command(int argc, char** argv) {
+    if (argc < 1 || std::strcmp(argv[0], "--help") == 0 || std::strcmp(argv[0], "-h") == 0) {
+        std::fputs(kHelp, argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    const std::string action = argv[0];
+    std::set<std::string> valued, flags = {"help"};
+    if (action == "build")
+        valued = {"variant", "pieces", "dir", "threads", "memory", "dtw", "checkpoint-seconds"};
+    else if (action == "probe")
+        valued = {"variant", "fen", "dir", "cache"}, flags.insert("json");
+    else if (action == "verify")
+        valued = {"dir", "threads"}, flags.insert("full");
+    else if (action == "info")
+        valued = {"dir"}, flags.insert("json");
+    else
+        throw cli::UsageError("unknown action '" + action + "' (want build, probe, verify or info)");
+    const cli::Args args(argc - 1, argv + 1, valued, flags);
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (action == "build") return build(args);
+    if (action == "probe") return probe(args);
+    if (action == "verify") return verify(args);
+    return info(args);
+}
+
+}  // namespace dambit
