@@ -1,10 +1,12 @@
 // dambit perft: leaf counts per depth, --divide per root move, --verify against published tables.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -15,6 +17,7 @@
 #include "commands.hpp"
 #include "core/key.hpp"
 #include "core/notation.hpp"
+#include "json.hpp"
 #include "perft/perft.hpp"
 #include "tables.hpp"
 
@@ -136,15 +139,16 @@ struct Checkpoint {
         const std::string tmp = path + ".tmp";
         FILE* f = std::fopen(tmp.c_str(), "w");
         if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
-        std::fprintf(f, "dambit-perft-checkpoint 1\nrun %s\n", run.c_str());
-        for (const auto& [d, n] : depths)
-            std::fprintf(f, "depth %d %llu\n", d, static_cast<unsigned long long>(n));
+        // Formatted in memory and written with fputs: fmt::print would throw on a failed write
+        // and leave `f` open.
+        std::string text = fmt::format("dambit-perft-checkpoint 1\nrun {}\n", run);
+        auto out = std::back_inserter(text);
+        for (const auto& [d, n] : depths) fmt::format_to(out, "depth {} {}\n", d, n);
         if (split_depth) {
-            std::fprintf(f, "split %d %zu %llx\n", split_depth, subtrees,
-                         static_cast<unsigned long long>(split_key));
-            for (const auto& [k, n] : done)
-                std::fprintf(f, "subtree %zu %llu\n", k, static_cast<unsigned long long>(n));
+            fmt::format_to(out, "split {} {} {:x}\n", split_depth, subtrees, split_key);
+            for (const auto& [k, n] : done) fmt::format_to(out, "subtree {} {}\n", k, n);
         }
+        std::fputs(text.c_str(), f);
         const bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
         std::fclose(f);
         if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
@@ -187,8 +191,8 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
         }
         const double el = seconds_since(t0);
         if (s.progress && el > 2.0)
-            std::fprintf(stderr, "  depth %d: %zu of %zu subtrees done, %.1f s\r", depth, done,
-                         sub.size(), el);
+            fmt::print(stderr, "  depth {}: {} of {} subtrees done, {:.1f} s\r", depth, done,
+                       sub.size(), el);
     });
     std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
     for (std::size_t k = 0; k < sub.size(); ++k)
@@ -200,16 +204,20 @@ template <class R>
 int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Settings& s,
                 Checkpoint* checkpoint) {
     using G = typename R::Geometry;
-    if (!json) std::printf("%5s %16s %10s %10s\n", "depth", "nodes", "seconds", "Mnodes/s");
+    if (!json) fmt::print("{:>5} {:>16} {:>10} {:>10}\n", "depth", "nodes", "seconds", "Mnodes/s");
     for (int d = 1; d <= max_depth; ++d) {
         const auto t0 = Clock::now();
         if (checkpoint && checkpoint->depths.count(d) && !(divide && d == max_depth)) {
-            const auto n = static_cast<unsigned long long>(checkpoint->depths[d]);
+            const std::uint64_t n = checkpoint->depths[d];
             if (json)
-                std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":0,\"checkpoint\":true}\n", d,
-                            n);
+                fmt::print("{}\n", json::Object()
+                                       .add("depth", d)
+                                       .add("nodes", n)
+                                       .add("seconds", 0)
+                                       .add("checkpoint", true)
+                                       .str());
             else
-                std::printf("%5d %16llu %10s %10s  (from the checkpoint)\n", d, n, "-", "-");
+                fmt::print("{:5} {:16} {:>10} {:>10}  (from the checkpoint)\n", d, n, "-", "-");
             continue;
         }
         const auto counts = run_depth(p, d, s, checkpoint);
@@ -221,20 +229,19 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
             checkpoint->done.clear();
             checkpoint->save();
         }
-        if (s.progress) std::fprintf(stderr, "%60s\r", "");
+        if (s.progress) fmt::print(stderr, "{:>60}\r", "");
         const std::size_t resumed = checkpoint ? checkpoint->resumed : 0;
-        if (json && resumed)
-            std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f,\"resumed_subtrees\":%zu}\n",
-                        d, static_cast<unsigned long long>(n), el, resumed);
-        else if (json)
-            std::printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n", d,
-                        static_cast<unsigned long long>(n), el);
-        else if (resumed)  // the speed would mean nothing: part of the count was not made now
-            std::printf("%5d %16llu %10.3f %10s  (%zu subtrees from the checkpoint)\n", d,
-                        static_cast<unsigned long long>(n), el, "-", resumed);
-        else
-            std::printf("%5d %16llu %10.3f %10.2f\n", d, static_cast<unsigned long long>(n), el,
-                        mnps(n, el));
+        if (json) {
+            json::Object o;
+            o.add("depth", d).add("nodes", n).add("seconds", json::Fixed{el, 6});
+            if (resumed) o.add("resumed_subtrees", resumed);
+            fmt::print("{}\n", o.str());
+        } else if (resumed) {  // the speed would mean nothing: part of the count was not made now
+            fmt::print("{:5} {:16} {:10.3f} {:>10}  ({} subtrees from the checkpoint)\n", d, n, el,
+                       "-", resumed);
+        } else {
+            fmt::print("{:5} {:16} {:10.3f} {:10.2f}\n", d, n, el, mnps(n, el));
+        }
         if (divide && d == max_depth) {
             FixedList<PathMove<G>, kMaxMoves> roots;
             if (s.duplicates == Duplicates::kKeep)
@@ -243,11 +250,11 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
                 generate_paths<R, Duplicates::kDrop>(p, roots);
             for (int i = 0; i < roots.size(); ++i) {
                 const std::string m = move_text<R>(roots[i]);
-                const auto c = static_cast<unsigned long long>(counts[std::size_t(i)]);
+                const std::uint64_t c = counts[std::size_t(i)];
                 if (json)
-                    std::printf("{\"move\":\"%s\",\"nodes\":%llu}\n", m.c_str(), c);
+                    fmt::print("{}\n", json::Object().add("move", m).add("nodes", c).str());
                 else
-                    std::printf("  %-24s %16llu\n", m.c_str(), c);
+                    fmt::print("  {:<24} {:16}\n", m, c);
             }
         }
         std::fflush(stdout);
@@ -282,8 +289,8 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
 
     const auto start = Clock::now();
     int passed = 0, failed = 0, skipped = 0;
-    std::printf("%-14s %-16s %-4s %5s %16s %10s %10s  %s\n", "variant", "position", "dup", "depth",
-                "nodes", "seconds", "Mnodes/s", "result");
+    fmt::print("{:<14} {:<16} {:<4} {:>5} {:>16} {:>10} {:>10}  {}\n", "variant", "position", "dup",
+               "depth", "nodes", "seconds", "Mnodes/s", "result");
     for (int depth = 1; depth <= max_depth; ++depth) {
         for (const std::string& key : order) {
             Group& g = groups[key];
@@ -296,11 +303,10 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                 if (g.stopped || estimate > left) {
                     g.stopped = true;
                     ++skipped;
-                    std::printf("%-14s %-16s %-4s %5d %16llu %10s %10s  skipped (about %.0f s, "
-                                "past the %.0f s budget)\n",
-                                r.variant.c_str(), r.name.c_str(), dup, r.depth,
-                                static_cast<unsigned long long>(r.nodes), "-", "-", estimate,
-                                budget);
+                    fmt::print(
+                        "{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped (about {:.0f} s, "
+                        "past the {:.0f} s budget)\n",
+                        r.variant, r.name, dup, r.depth, r.nodes, "-", "-", estimate, budget);
                     continue;
                 }
                 s.duplicates = r.duplicates;
@@ -310,23 +316,21 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                         return sum(run_depth(p, r.depth, s));
                     });
                 const double el = seconds_since(start) - (budget - left);
-                if (s.progress) std::fprintf(stderr, "%60s\r", "");
+                if (s.progress) fmt::print(stderr, "{:>60}\r", "");
                 g.last_seconds = std::max(el, 1e-6);
                 g.last_nodes = std::max<std::uint64_t>(r.nodes, 1);
                 const bool ok = n == r.nodes;
                 ok ? ++passed : ++failed;
-                std::printf("%-14s %-16s %-4s %5d %16llu %10.3f %10.2f  %s", r.variant.c_str(),
-                            r.name.c_str(), dup, r.depth, static_cast<unsigned long long>(n), el,
-                            mnps(n, el), ok ? "ok" : "MISMATCH");
-                if (!ok)
-                    std::printf(" (published %llu)", static_cast<unsigned long long>(r.nodes));
-                std::printf("\n");
+                fmt::print("{:<14} {:<16} {:<4} {:5} {:16} {:10.3f} {:10.2f}  {}", r.variant,
+                           r.name, dup, r.depth, n, el, mnps(n, el), ok ? "ok" : "MISMATCH");
+                if (!ok) fmt::print(" (published {})", r.nodes);
+                fmt::print("\n");
                 std::fflush(stdout);
             }
         }
     }
-    std::printf("%d rows verified, %d mismatches, %d skipped, %.1f s\n", passed, failed, skipped,
-                seconds_since(start));
+    fmt::print("{} rows verified, {} mismatches, {} skipped, {:.1f} s\n", passed, failed, skipped,
+               seconds_since(start));
     return failed ? 1 : 0;
 }
 

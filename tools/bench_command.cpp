@@ -1,4 +1,6 @@
 // dambit bench: search the fixed bench positions to a fixed depth; prints total nodes and nodes/s.
+#include <fmt/format.h>
+
 #include <cstdio>
 
 #include "cli.hpp"
@@ -38,16 +40,13 @@ int bench_command(int argc, char** argv) {
         const int depth = int(args.get_int("depth", R::Geometry::kSize == 8 ? 13 : 11, 1, 100));
         const auto positions = search::bench_positions(v);
         const auto r = search::run_bench<R>(v, depth, threads, hash, [&](int i, std::uint64_t n) {
-            if (verbose)
-                std::printf("%3d %12llu  %s  (%s)\n", i + 1, static_cast<unsigned long long>(n),
-                            positions[std::size_t(i)].fen, positions[std::size_t(i)].origin);
+            const auto& pos = positions[std::size_t(i)];
+            if (verbose) fmt::print("{:3} {:12}  {}  ({})\n", i + 1, n, pos.fen, pos.origin);
         });
-        std::printf("variant %s, %d positions, depth %d, %d thread%s\n",
-                    std::string(variant_name(v)).c_str(), r.positions, depth, threads,
-                    threads == 1 ? "" : "s");
-        std::printf("nodes %llu\ntime %.3f s\nnodes/s %.0f\n",
-                    static_cast<unsigned long long>(r.nodes), r.seconds,
-                    r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0);
+        fmt::print("variant {}, {} positions, depth {}, {} thread{}\n", variant_name(v),
+                   r.positions, depth, threads, threads == 1 ? "" : "s");
+        fmt::print("nodes {}\ntime {:.3f} s\nnodes/s {:.0f}\n", r.nodes, r.seconds,
+                   r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0);
         return 0;
     });
 }

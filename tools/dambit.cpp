@@ -1,8 +1,11 @@
 // dambit: the command-line program; dispatches to the subcommands.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -27,12 +30,20 @@ const Subcommand kSubcommands[] = {
     {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
 };
 
+// Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and
+// nothing in main would catch it; the program would end in std::terminate, not with its status.
+template <class... T>
+void write_to(std::FILE* out, fmt::format_string<T...> format, T&&... args) {
+    std::fputs(fmt::format(format, std::forward<T>(args)...).c_str(), out);
+}
+
 void usage(std::FILE* out) {
-    std::fprintf(out,
-                 "usage: dambit <subcommand> [options]   (dambit <subcommand> --help for details)\n\n"
-                 "subcommands:\n");
-    for (const auto& s : kSubcommands) std::fprintf(out, "  %-8s %s\n", s.name, s.summary);
-    std::fprintf(out, "\nvariants: russian (default), czech, brazilian, pool, english, international\n");
+    write_to(out,
+             "usage: dambit <subcommand> [options]   (dambit <subcommand> --help for details)\n\n"
+             "subcommands:\n");
+    for (const auto& s : kSubcommands) write_to(out, "  {:<8} {}\n", s.name, s.summary);
+    write_to(out,
+             "\nvariants: russian (default), czech, brazilian, pool, english, international\n");
 }
 
 }  // namespace
@@ -52,15 +63,15 @@ int main(int argc, char** argv) {
         try {
             return s.run(argc - 2, argv + 2);
         } catch (const dambit::cli::UsageError& e) {
-            std::fprintf(stderr, "dambit %s: %s\n", s.name, e.what());
+            write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const dambit::ParseError& e) {
-            std::fprintf(stderr, "dambit %s: %s\n", s.name, e.what());
+            write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "dambit %s: error: %s\n", s.name, e.what());
+            write_to(stderr, "dambit {}: error: {}\n", s.name, e.what());
             return 1;
         }
         return 2;
     }
-    std::fprintf(stderr, "dambit: unknown subcommand '%s' (try dambit --help)\n", name.c_str());
+    write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n", name);
     return 2;
 }

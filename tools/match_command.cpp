@@ -1,5 +1,7 @@
 // dambit match: a self-play match between two settings of the engine, game pairs from a fixed
 // opening set, with the score and the Elo difference.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -59,9 +61,7 @@ search::Tuning settings(const cli::Args& args, const char* name, const search::T
 
 std::string signed_text(double x, int decimals) {
     if (std::fabs(x) < 0.5 * std::pow(10.0, -decimals)) x = 0;  // no "-0.0"
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%+.*f", decimals, x);
-    return buf;
+    return fmt::format("{:+.{}f}", x, decimals);
 }
 
 template <class R>
@@ -75,15 +75,15 @@ int run(const cli::Args& args) {
     int given = 0;
     if (args.has("depth")) {
         limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
-        limit_text = "depth " + std::to_string(limits.depth);
+        limit_text = fmt::format("depth {}", limits.depth);
     }
     if (args.has("nodes")) {
         limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
-        limit_text = "nodes " + std::to_string(limits.nodes);
+        limit_text = fmt::format("nodes {}", limits.nodes);
     }
     if (args.has("movetime")) {
         limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
-        limit_text = "movetime " + std::to_string(limits.movetime_ms) + " ms";
+        limit_text = fmt::format("movetime {} ms", limits.movetime_ms);
     }
     if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
     if (given == 0) {
@@ -115,9 +115,8 @@ int run(const cli::Args& args) {
     const std::string name_a = "A " + play::tuning_text(ta);
     const std::string name_b = "B " + play::tuning_text(tb);
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
-    std::printf("%s: %s vs %s, %zu openings (%d plies), %zu games, max %d plies\n", event.c_str(),
-                name_a.c_str(), name_b.c_str(), openings.size(), opening_plies, 2 * openings.size(),
-                max_plies);
+    fmt::print("{}: {} vs {}, {} openings ({} plies), {} games, max {} plies\n", event, name_a,
+               name_b, openings.size(), opening_plies, 2 * openings.size(), max_plies);
     std::fflush(stdout);
 
     int wins = 0, draws = 0, losses = 0;
@@ -138,16 +137,13 @@ int run(const cli::Args& args) {
                 ++losses;
             else
                 ++draws;
-            line += std::string(g == 0 ? "A-B " : ", B-A ") + game.result_text() + " (" +
-                    play::ending_name(game.ending) + ", " + std::to_string(game.plies()) +
-                    " plies)";
-            record += play::pdn_game<R>(game, event,
-                                          std::to_string(i + 1) + "." + std::to_string(g + 1),
-                                          g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
+            line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
+                                game.result_text(), play::ending_name(game.ending), game.plies());
+            record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
+                                        g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
         }
-        std::printf("opening %zu/%zu %s: %s; A +%d =%d -%d\n", i + 1, openings.size(),
-                    op.line.empty() ? "(start)" : op.line.c_str(), line.c_str(), wins, draws,
-                    losses);
+        fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
+                   op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
         std::fflush(stdout);
         if (pgn) {
             pdn_out << record;
@@ -173,15 +169,14 @@ int run(const cli::Args& args) {
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
     auto spent = [](const char* name, const play::PlayerStats& s) {
         const int m = std::max(s.moves, 1);
-        std::printf("%s: %d moves, %.0f nodes/move, mean depth %.2f\n", name, s.moves,
-                    double(s.nodes) / m, double(s.depth_sum) / m);
+        fmt::print("{}: {} moves, {:.0f} nodes/move, mean depth {:.2f}\n", name, s.moves,
+                   double(s.nodes) / m, double(s.depth_sum) / m);
     };
     spent("A", stats_a);
     spent("B", stats_b);
-    std::printf(
-        "games %d, A wins %d, draws %d, B wins %d, A scores %.1f%%, Elo A-B %s (95%%), "
-        "%.1f s\n",
-        games, wins, draws, losses, 100 * e.score, elo.c_str(), seconds);
+    fmt::print(
+        "games {}, A wins {}, draws {}, B wins {}, A scores {:.1f}%, Elo A-B {} (95%), {:.1f} s\n",
+        games, wins, draws, losses, 100 * e.score, elo, seconds);
     return 0;
 }
 

@@ -1,10 +1,13 @@
 // dambit moves: every legal move of a position, in long notation or as JSON.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <string>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
+#include "json.hpp"
 
 namespace dambit {
 namespace {
@@ -26,23 +29,17 @@ int list_moves(const Position<R>& p, bool json) {
     FixedList<PathMove<G>, kMaxMoves> list;
     generate_paths<R, D>(p, list);
     if (!json) {
-        for (const auto& pm : list) std::printf("%s\n", move_text<R>(pm).c_str());
+        for (const auto& pm : list) fmt::print("{}\n", move_text<R>(pm));
         return 0;
     }
-    std::string out = "[";
-    for (int i = 0; i < list.size(); ++i) {
-        const auto& pm = list[i];
-        if (i) out += ",";
-        out += "{\"move\":\"" + move_text<R>(pm) + "\",\"from\":\"" +
-               square_name<R>(pm.move.from) + "\",\"to\":\"" + square_name<R>(pm.move.to) +
-               "\",\"captured\":[";
-        const auto taken = captured_names<R>(pm);
-        for (std::size_t k = 0; k < taken.size(); ++k)
-            out += (k ? ",\"" : "\"") + taken[k] + "\"";
-        out += "]}";
-    }
-    out += "]";
-    std::printf("%s\n", out.c_str());
+    json::Array out;
+    for (const auto& pm : list)
+        out.add(json::Object()
+                    .add("move", move_text<R>(pm))
+                    .add("from", square_name<R>(pm.move.from))
+                    .add("to", square_name<R>(pm.move.to))
+                    .add("captured", captured_names<R>(pm)));
+    fmt::print("{}\n", out.str());
     return 0;
 }
 

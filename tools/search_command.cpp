@@ -1,5 +1,8 @@
 // dambit search: find the best move of a position, one report line per iteration.
+#include <fmt/format.h>
+
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -7,6 +10,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
+#include "json.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
 
@@ -36,8 +40,8 @@ constexpr const char* kHelp =
 
 template <class R>
 std::string score_text(search::Score s) {
-    if (search::is_win(s)) return "win " + std::to_string(search::plies_to_end(s));
-    if (search::is_loss(s)) return "loss " + std::to_string(search::plies_to_end(s));
+    if (search::is_win(s)) return fmt::format("win {}", search::plies_to_end(s));
+    if (search::is_loss(s)) return fmt::format("loss {}", search::plies_to_end(s));
     return std::to_string(s);
 }
 
@@ -74,36 +78,33 @@ int run(const cli::Args& args) {
     cb.iteration = [&](const search::Iteration<G>& it) {
         const auto pv = search::line_text<R>(p, it.pv);
         if (json) {
-            std::string s = "{\"depth\":" + std::to_string(it.depth) +
-                            ",\"seldepth\":" + std::to_string(it.seldepth) +
-                            ",\"score\":" + std::to_string(it.score) +
-                            ",\"nodes\":" + std::to_string(it.nodes) +
-                            ",\"nps\":" + std::to_string(it.nps) +
-                            ",\"time\":" + std::to_string(it.time_ms) + ",\"pv\":[";
-            for (std::size_t i = 0; i < pv.size(); ++i) s += (i ? ",\"" : "\"") + pv[i] + "\"";
-            std::printf("%s]}\n", s.c_str());
+            fmt::print("{}\n", json::Object()
+                                   .add("depth", it.depth)
+                                   .add("seldepth", it.seldepth)
+                                   .add("score", it.score)
+                                   .add("nodes", it.nodes)
+                                   .add("nps", it.nps)
+                                   .add("time", it.time_ms)
+                                   .add("pv", pv)
+                                   .str());
         } else {
             std::string line;
             for (const auto& m : pv) line += " " + m;
-            std::printf("depth %d seldepth %d score %s nodes %llu nps %llu time %lld pv%s\n",
-                        it.depth, it.seldepth, score_text<R>(it.score).c_str(),
-                        static_cast<unsigned long long>(it.nodes),
-                        static_cast<unsigned long long>(it.nps), static_cast<long long>(it.time_ms),
-                        line.c_str());
+            fmt::print("depth {} seldepth {} score {} nodes {} nps {} time {} pv{}\n", it.depth,
+                       it.seldepth, score_text<R>(it.score), it.nodes, it.nps, it.time_ms, line);
         }
         std::fflush(stdout);
     };
     const auto result = engine.go(p, history, limits, cb);
-    if (!result.has_move) {
-        std::printf(json ? "{\"bestmove\":null}\n" : "bestmove none (no legal move: lost)\n");
-        return 0;
+    std::optional<std::string> move;  // none: no legal move, lost
+    if (result.has_move) {
+        const auto best = search::line_text<R>(p, {result.best});
+        move = best.empty() ? "?" : best.front();
     }
-    const auto best = search::line_text<R>(p, {result.best});
-    const std::string move = best.empty() ? "?" : best.front();
     if (json)
-        std::printf("{\"bestmove\":\"%s\"}\n", move.c_str());
+        fmt::print("{}\n", json::Object().add("bestmove", move).str());
     else
-        std::printf("bestmove %s\n", move.c_str());
+        fmt::print("bestmove {}\n", move.value_or("none (no legal move: lost)"));
     return 0;
 }
 

@@ -1,4 +1,6 @@
 // dambit solve: prove the shortest forced win (or the longest loss) of the side to move.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -41,9 +43,9 @@ template <class G>
 std::string outcome_text(const search::Proof<G>& p) {
     switch (p.outcome) {
         case search::Outcome::kForcedWin:
-            return "win in " + std::to_string(p.plies) + " plies";
+            return fmt::format("win in {} plies", p.plies);
         case search::Outcome::kForcedLoss:
-            return "loss in " + std::to_string(p.plies) + " plies";
+            return fmt::format("loss in {} plies", p.plies);
         case search::Outcome::kUnknown:
             break;
     }
@@ -88,8 +90,7 @@ int run(const cli::Args& args) {
         std::string text = outcome_text(proof);
         if (proof.outcome != search::Outcome::kUnknown && !proof.line.empty())
             text += ": " + search::join_line<R>(p, proof.line);
-        std::printf("%s\nnodes %llu, %.3f s\n", text.c_str(),
-                    static_cast<unsigned long long>(proof.nodes), proof.seconds);
+        fmt::print("{}\nnodes {}, {:.3f} s\n", text, proof.nodes, proof.seconds);
         return 0;
     }
     const std::string path = *args.get("file");
@@ -126,11 +127,10 @@ int run(const cli::Args& args) {
             ++solved;
             verdict = "solved";
         }
-        std::printf("%s\t%s\t%s\t%.3f s\n", fen.c_str(), outcome_text(proof).c_str(),
-                    verdict.c_str(), proof.seconds);
+        fmt::print("{}\t{}\t{}\t{:.3f} s\n", fen, outcome_text(proof), verdict, proof.seconds);
         std::fflush(stdout);
     }
-    std::printf("solved %d, wrong %d, unsolved %d, time %.3f s\n", solved, wrong, unsolved, total);
+    fmt::print("solved {}, wrong {}, unsolved {}, time {:.3f} s\n", solved, wrong, unsolved, total);
     return wrong ? 1 : 0;
 }
 
