@@ -34,7 +34,7 @@ constexpr const char* kHelp =
     "usage: dambit egtb build --variant V --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
     "                         [--dtw K]\n"
     "       dambit egtb probe [--variant V] --fen FEN [--dir DIR] [--json] [--cache MB]\n"
-    "       dambit egtb verify [--dir DIR] [--full] [--threads T]\n"
+    "       dambit egtb verify [--dir DIR] [--full] [--threads T] [--memory MB]\n"
     "       dambit egtb info [--dir DIR] [--json]\n"
     "\n"
     "Endgame tables: the value of every position with few pieces, for the side to move, without\n"
@@ -203,38 +203,54 @@ int verify(const cli::Args& args) {
     const std::string dir = args.get_or("dir", "egtb");
     const bool full = args.has("full");
     const int threads = int(args.get_int("threads", default_threads(), 1, 256));
+    const std::int64_t ram = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t memory =
+        std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
+                                   std::int64_t(1) << 30))
+        << 20;
     int bad = 0, files = 0;
     std::uint64_t positions = 0, checked = 0;
+    // The files by variant (a file whose header cannot be read is reported at once).
+    std::map<std::string, std::vector<egtb::Material>> by_variant;
     for (const auto& path : table_files(dir)) {
         ++files;
         try {
-            egtb::TableHeader h;
-            {
-                const egtb::TableFile f(path.string(), "");
-                h = f.header();
-            }
-            const auto variant = parse_variant(h.variant);
-            if (!variant) throw egtb::TableError(path.string() + ": unknown variant " + h.variant);
+            const egtb::TableFile f(path.string(), "");
+            const auto& h = f.header();
+            if (!parse_variant(h.variant))
+                throw egtb::TableError(path.string() + ": unknown variant " + h.variant);
             if (path.filename() != egtb::table_file_name(h.variant, h.material))
                 throw egtb::TableError(path.string() + ": holds slice " + h.material.code() +
                                        " of " + h.variant + ", not what its name says");
-            const auto r = with_variant(*variant, [&]<class R>(std::type_identity<R>) {
-                return egtb::verify_table<R>(dir, h.material, full, threads);
-            });
-            positions += r.positions;
-            checked += r.checked;
-            if (r.errors) {
-                ++bad;
-                fmt::print("{}: {} errors, first: {}\n", path.string(), r.errors, r.first_error);
-            } else {
-                fmt::print("{}: ok, {} positions{}\n", path.string(), r.positions,
-                           full ? fmt::format(", {} values re-derived", r.checked) : "");
-            }
+            by_variant[h.variant].push_back(h.material);
         } catch (const egtb::TableError& e) {
             ++bad;
             fmt::print("{}\n", e.what());
         }
-        std::fflush(stdout);
+    }
+    for (const auto& [variant, slices] : by_variant) {
+        with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
+            egtb::verify_tables<R>(
+                dir, slices, full, threads, memory,
+                [&](const egtb::Material& m, const egtb::VerifyReport& r) {
+                    const std::string name =
+                        (fs::path(dir) / egtb::table_file_name(variant, m)).string();
+                    positions += r.positions;
+                    checked += r.checked;
+                    if (!r.failure.empty()) {
+                        ++bad;
+                        fmt::print("{}\n", r.failure);
+                    } else if (r.errors) {
+                        ++bad;
+                        fmt::print("{}: {} errors, first: {}\n", name, r.errors, r.first_error);
+                    } else {
+                        fmt::print("{}: ok, {} positions{}\n", name, r.positions,
+                                   full ? fmt::format(", {} values re-derived", r.checked) : "");
+                    }
+                    std::fflush(stdout);
+                });
+            return 0;
+        });
     }
     fmt::print("{} files, {} positions{}, {} bad\n", files, positions,
                full ? fmt::format(" ({} values re-derived)", checked) : "", bad);
@@ -324,7 +340,7 @@ int egtb_command(int argc, char** argv) {
     else if (action == "probe")
         valued = {"variant", "fen", "dir", "cache"}, flags.insert("json");
     else if (action == "verify")
-        valued = {"dir", "threads"}, flags.insert("full");
+        valued = {"dir", "threads", "memory"}, flags.insert("full");
     else if (action == "info")
         valued = {"dir"}, flags.insert("json");
     else

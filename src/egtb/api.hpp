@@ -75,13 +75,17 @@ struct VerifyReport {
     std::uint64_t positions = 0, checked = 0;  // checked: positions whose value was re-derived
     std::uint64_t errors = 0;
     std::string first_error;  // the first inconsistency, with its position
+    std::string failure;      // the file (or one it needs) cannot be used, and why
 };
 
-// Checks the table of slice m in `dir`: every block's checksum; with `full`, for every position
-// the index round trip, the value against one ply of search over its successors (distances
-// included), and the same with the colours flipped (Black to move in the flipped slice).
+// Checks the tables of `slices` in `dir`, reporting each: every block's checksum; with `full`,
+// for every position the index round trip, the value against one ply of search over its
+// successors (distances included), and the same with the colours flipped (Black to move in the
+// flipped slice). `memory_bytes` bounds the slices held in memory for the searches.
 template <class R>
-VerifyReport verify_table(const std::string& dir, const Material& m, bool full, int threads);
+void verify_tables(const std::string& dir, std::vector<Material> slices, bool full, int threads,
+                   std::uint64_t memory_bytes,
+                   const std::function<void(const Material&, const VerifyReport&)>& report);
 
 // The position of index i of slice m (White to move).
 template <class R>
@@ -92,8 +96,9 @@ Position<R> slice_position(const Material& m, std::uint64_t i);
                                                 const std::function<void(const BuildProgress&)>&); \
     DAMBIT_EXTERN template ProbeResult<R::Geometry> probe_with_moves<R>(                          \
         const std::string&, std::size_t, const Position<R>&);                                     \
-    DAMBIT_EXTERN template VerifyReport verify_table<R>(const std::string&, const Material&, bool, \
-                                                        int);                                     \
+    DAMBIT_EXTERN template void verify_tables<R>(                                                 \
+        const std::string&, std::vector<Material>, bool, int, std::uint64_t,                      \
+        const std::function<void(const Material&, const VerifyReport&)>&);                        \
     DAMBIT_EXTERN template Position<R> slice_position<R>(const Material&, std::uint64_t);
 #ifndef DAMBIT_INSTANTIATE_EGTB
 DAMBIT_FOR_EACH_RULES(DAMBIT_EGTB_TEMPLATES)

@@ -135,43 +135,31 @@ private:
         return v.outcome == Outcome::kDraw ? kDraw : std::uint8_t(2 + distance_of(v));
     }
 
-    // Every slice a move from the unit can lead to (a capture, a promotion), White to move.
-    std::vector<Material> dependencies(const Unit& u) const {
-        std::vector<Material> out;
-        auto add = [&](const Material& m) {
-            if (!m.both_sides() || m == u.first || m == u.second) return;
-            if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
-        };
-        for (const Material& m : {u.first, u.second}) {
-            // White moves: Black loses c >= 0 pieces, a white man may be crowned; the result has
-            // Black to move, stored as its flip.
-            for (int bm = 0; bm <= m.bm; ++bm)
-                for (int bk = 0; bk <= m.bk; ++bk)
-                    for (int crown = 0; crown <= std::min(1, m.wm); ++crown) {
-                        const Material after{m.wm - crown, m.wk + crown, bm, bk};
-                        if (after == m) continue;
-                        if (bm + bk == m.bm + m.bk && crown == 0) continue;
-                        add(after.flipped());
-                    }
-        }
-        return out;
-    }
-
     void build_unit(const Unit& u) {
         if (finished(u.first) && finished(u.second)) {
             tell("kept");
             return;
         }
         // The slices this unit's moves reach must be finished and held in memory.
-        const auto deps = dependencies(u);
+        const auto deps = dependencies(u);  // egtb/material.hpp
         std::uint64_t needed = 2 * unit_size(u);
         for (const Material& d : deps) needed += SliceIndex<R>(d).size();
         if (needed > opt_.memory_bytes)
             throw std::runtime_error("slice " + u.first.code() + " needs " +
                                      std::to_string((needed >> 20) + 1) + " MB, more than --memory " +
                                      std::to_string(opt_.memory_bytes >> 20) + " MB allows");
-        tables_.release_except(deps);
-        for (const Material& d : deps) tables_.make_resident(d, opt_.threads);
+        // A probe of a capture position searches on into smaller slices still: hold every
+        // slice with fewer pieces too when the memory allows (else they are read through the
+        // block cache).
+        std::vector<Material> resident = deps;
+        for (const Material& m : slices_up_to(u.first.pieces() - 1)) {
+            if (std::find(resident.begin(), resident.end(), m) != resident.end()) continue;
+            if (needed + SliceIndex<R>(m).size() > opt_.memory_bytes) break;
+            needed += SliceIndex<R>(m).size();
+            resident.push_back(m);
+        }
+        tables_.release_except(resident);
+        for (const Material& d : resident) tables_.make_resident(d, opt_.threads);
 
         std::vector<Slice> slices(u.symmetric() ? 1 : 2);
         slices[0].m = u.first;
@@ -187,42 +175,51 @@ private:
         }
         distances_ = wants_distances(u.first);
         max_level_.store(0);
-        std::uint64_t men_done = 0;
+        std::uint64_t chunks_done = 0;
         int level = 0;
-        load_checkpoint(u, slices, men_done, level);
+        load_checkpoint(u, slices, chunks_done, level);
         last_checkpoint_ = Clock::now();
-        init(u, slices, men_done);
+        init(u, slices, chunks_done);
         levels(u, slices, level);
         finish(slices);
         std::remove(checkpoint_path(u).c_str());
     }
 
-    // Step 1. `men_done` counts the men placements (over the unit's slices in turn) already
-    // initialised, from a checkpoint.
-    void init(const Unit& u, std::vector<Slice>& slices, std::uint64_t men_done) {
-        std::uint64_t all_men = 0;
-        for (const Slice& s : slices) all_men += s.index->men_placements();
-        // Batches of men placements, between which a checkpoint may be taken.
-        const std::uint64_t batch = std::max<std::uint64_t>(1, all_men / 64);
-        while (men_done < all_men) {
-            const std::uint64_t end = std::min(all_men, men_done + batch);
-            std::atomic<std::uint64_t> next{men_done};
+    // The unit's positions in chunks of kChunk indices, slice by slice: the pieces of parallel
+    // work (a chunk never straddles two slices).
+    static constexpr std::uint64_t kChunk = 1 << 12;
+    static std::vector<std::pair<int, std::uint64_t>> chunks_of(const std::vector<Slice>& slices) {
+        std::vector<std::pair<int, std::uint64_t>> chunks;
+        for (std::size_t si = 0; si < slices.size(); ++si)
+            for (std::uint64_t b = 0; b < slices[si].index->size(); b += kChunk)
+                chunks.emplace_back(int(si), b);
+        return chunks;
+    }
+
+    // Step 1. `done` counts the chunks already initialised (from a checkpoint).
+    void init(const Unit& u, std::vector<Slice>& slices, std::uint64_t done) {
+        const auto chunks = chunks_of(slices);
+        // Batches of chunks, between which a checkpoint may be taken.
+        const std::uint64_t batch =
+            std::max<std::uint64_t>(std::uint64_t(8 * opt_.threads), chunks.size() / 64);
+        while (done < chunks.size()) {
+            const std::uint64_t end = std::min<std::uint64_t>(chunks.size(), done + batch);
+            std::atomic<std::uint64_t> next{done};
             parallel([&] {
                 for (std::uint64_t k; (k = next.fetch_add(1)) < end;) {
-                    std::uint64_t local = k;
-                    int si = 0;
-                    while (local >= slices[std::size_t(si)].index->men_placements())
-                        local -= slices[std::size_t(si++)].index->men_placements();
-                    Slice& s = slices[std::size_t(si)];
-                    s.index->for_each_with_men(local, [&](std::uint64_t i, const Position<R>& p) {
-                        init_position(s, i, p);
-                    });
+                    Slice& s = slices[std::size_t(chunks[k].first)];
+                    const std::uint64_t b = chunks[k].second;
+                    s.index->for_each_in(b, std::min(s.index->size(), b + kChunk),
+                                         [&](std::uint64_t i, const Position<R>& p) {
+                                             init_position(s, i, p);
+                                         });
                 }
             });
-            men_done = end;
-            progress_.done = std::uint64_t(double(men_done) / double(all_men) * double(progress_.total));
+            done = end;
+            progress_.done =
+                std::uint64_t(double(done) / double(chunks.size()) * double(progress_.total));
             tell("init");
-            maybe_checkpoint(u, slices, men_done, 0);
+            maybe_checkpoint(u, slices, done, 0);
         }
     }
 
@@ -272,12 +269,7 @@ private:
     void levels(const Unit& u, std::vector<Slice>& slices, int level) {
         for (; level <= max_level_.load(); ++level) {
             const std::uint8_t code = std::uint8_t(2 + level);
-            // Chunks of each slice in turn (a chunk never straddles two slices).
-            constexpr std::uint64_t kChunk = 1 << 16;
-            std::vector<std::pair<int, std::uint64_t>> chunks;
-            for (std::size_t si = 0; si < slices.size(); ++si)
-                for (std::uint64_t b = 0; b < slices[si].val.size(); b += kChunk)
-                    chunks.emplace_back(int(si), b);
+            const auto chunks = chunks_of(slices);
             std::atomic<std::size_t> next{0};
             std::atomic<std::uint64_t> decided{0};
             parallel([&] {
@@ -403,12 +395,12 @@ private:
             std::vector<std::uint64_t> captures((n + 63) / 64, 0);
             std::atomic<std::uint64_t> next{0};
             parallel([&] {
-                for (std::uint64_t k; (k = next.fetch_add(1)) < s.index->men_placements();)
-                    s.index->for_each_with_men(k, [&](std::uint64_t i, const Position<R>& p) {
-                        if (has_capture(p))
-                            std::atomic_ref<std::uint64_t>(captures[i / 64])
-                                .fetch_or(std::uint64_t(1) << (i % 64), std::memory_order_relaxed);
-                    });
+                for (std::uint64_t b; (b = next.fetch_add(kChunk)) < n;)
+                    s.index->for_each_in(b, std::min(n, b + kChunk),
+                                         [&](std::uint64_t i, const Position<R>& p) {
+                                             if (has_capture(p))
+                                                 captures[i / 64] |= std::uint64_t(1) << (i % 64);
+                                         });
             });
             std::vector<std::uint8_t> codes(n);
             std::uint8_t previous = 0;
@@ -441,15 +433,15 @@ private:
         }
     }
 
-    // Checkpoints: the arrays and how far the unit got (`men_done` placements initialised, all of
-    // them when ~0; `level` the next level), written through a .tmp file with an XXH64 of it all.
-    void maybe_checkpoint(const Unit& u, const std::vector<Slice>& slices, std::uint64_t men_done,
+    // Checkpoints: the arrays and how far the unit got (`done` chunks initialised, all of them
+    // when ~0; `level` the next level), written through a .tmp file with an XXH64 of it all.
+    void maybe_checkpoint(const Unit& u, const std::vector<Slice>& slices, std::uint64_t done,
                           int level) {
         const bool stop = stopping();
         if (!stop && std::chrono::duration<double>(Clock::now() - last_checkpoint_).count() <
                          opt_.checkpoint_seconds)
             return;
-        save_checkpoint(u, slices, men_done, level);
+        save_checkpoint(u, slices, done, level);
         last_checkpoint_ = Clock::now();
         if (stop)
             throw Interrupted("interrupted in slice " + progress_.unit +
@@ -457,11 +449,11 @@ private:
     }
 
     std::string checkpoint_name(const Unit& u) const {
-        return std::string("dambit-egtb-checkpoint 1 ") + std::string(R::kName) + " " +
+        return std::string("dambit-egtb-checkpoint 2 ") + std::string(R::kName) + " " +
                u.first.code() + " " + u.second.code() + (distances_ ? " dtw" : " wld");
     }
 
-    void save_checkpoint(const Unit& u, const std::vector<Slice>& slices, std::uint64_t men_done,
+    void save_checkpoint(const Unit& u, const std::vector<Slice>& slices, std::uint64_t done,
                          int level) {
         const std::string path = checkpoint_path(u), tmp = path + ".tmp";
         std::FILE* f = std::fopen(tmp.c_str(), "wb");
@@ -477,7 +469,7 @@ private:
         const std::uint64_t name_size = name.size();
         put(&name_size, 8);
         put(name.data(), name.size());
-        put(&men_done, 8);
+        put(&done, 8);
         const std::int64_t lv = level, max_level = max_level_.load();
         put(&lv, 8);
         put(&max_level, 8);
@@ -496,7 +488,7 @@ private:
     }
 
     // Reads the unit's checkpoint if there is a whole one of this build; returns whether it did.
-    bool load_checkpoint(const Unit& u, std::vector<Slice>& slices, std::uint64_t& men_done,
+    bool load_checkpoint(const Unit& u, std::vector<Slice>& slices, std::uint64_t& done,
                          int& level) {
         const std::string path = checkpoint_path(u);
         std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -538,7 +530,7 @@ private:
             std::remove(path.c_str());
             return false;
         }
-        men_done = md;
+        done = md;
         level = int(lv);
         max_level_.store(int(max_level));
         tell("resumed");

@@ -257,6 +257,41 @@ public:
         }
     }
 
+    // Calls f(index, position) for every index in [begin, end), in order.
+    template <class F>
+    void for_each_in(std::uint64_t begin, std::uint64_t end, F&& f) const {
+        const int nb = free_kings_, nw = free_kings_ - m_.bk;
+        const std::uint64_t count_b = kBinomial(nb, m_.bk), count_w = kBinomial(nw, m_.wk);
+        const B first_w = m_.wk ? B((B(1) << m_.wk) - 1) : B(0);
+        std::uint64_t index = begin;
+        while (index < end) {
+            const std::uint64_t men = index / kings_;
+            B wm = 0, bm = 0;
+            men_of(men, wm, bm);
+            const B free = G::kBoard & ~(wm | bm);
+            const std::uint64_t k = index % kings_;
+            std::uint64_t ib = k / count_w, iw = k % count_w;
+            B cb = subset_unrank<B>(ib, m_.bk, nb);
+            B cw = subset_unrank<B>(iw, m_.wk, nw);
+            for (; ib < count_b && index < end; ++ib) {
+                const B bk = pdep(cb, free);
+                const B wfree = free & ~bk;
+                for (; iw < count_w && index < end; ++iw) {
+                    const B wk = pdep(cw, wfree);
+                    Position<R> p;
+                    p.pieces = {B(wm | wk), B(bm | bk)};
+                    p.kings = B(wk | bk);
+                    p.side = Color::kWhite;
+                    f(index++, p);
+                    if (m_.wk) cw = next_subset(cw);
+                }
+                iw = 0;
+                cw = first_w;
+                if (m_.bk) cb = next_subset(cb);
+            }
+        }
+    }
+
 private:
     Material m_;
     int free_kings_ = 0;

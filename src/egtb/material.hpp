@@ -85,4 +85,31 @@ inline std::vector<Unit> units_up_to(int max_pieces) {
     return out;
 }
 
+// Every slice a move from the unit can lead to (a capture, a promotion), White to move: the
+// slices the unit's values depend on.
+inline std::vector<Material> dependencies(const Unit& u) {
+    std::vector<Material> out;
+    auto add = [&](const Material& m) {
+        if (!m.both_sides() || m == u.first || m == u.second) return;
+        if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    };
+    for (const Material& m : {u.first, u.second}) {
+        // White moves: Black loses c >= 0 pieces, a white man may be crowned; the result has
+        // Black to move, stored as its flip.
+        for (int bm = 0; bm <= m.bm; ++bm)
+            for (int bk = 0; bk <= m.bk; ++bk)
+                for (int crown = 0; crown <= std::min(1, m.wm); ++crown) {
+                    const Material after{m.wm - crown, m.wk + crown, bm, bk};
+                    if (!(after == m)) add(after.flipped());
+                }
+    }
+    return out;
+}
+
+// The unit of slice m.
+inline Unit unit_of(const Material& m) {
+    const Material f = m.flipped();
+    return f < m ? Unit{f, m} : Unit{m, f};
+}
+
 }  // namespace dambit::egtb

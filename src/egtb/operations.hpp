@@ -62,21 +62,9 @@ inline bool agrees(const Value& stored, const Value& searched) {
     return true;
 }
 
-}  // namespace detail
-
 template <class R>
-VerifyReport verify_table(const std::string& dir, const Material& m, bool full, int threads) {
-    const std::string path = dir + "/" + table_file_name(std::string(R::kName), m);
-    VerifyReport rep;
-    std::vector<std::uint8_t> codes;
-    {
-        TableFile file(path, std::string(R::kName));
-        codes = file.read_all(threads);  // every block's checksum
-        rep.positions = codes.size();
-        if (!full) return rep;
-    }
-    Tables<R> tables(dir, 512);
-    const bool distances = tables.distances(m);
+void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::uint8_t>& codes,
+                   bool distances, int threads, VerifyReport& rep) {
     const SliceIndex<R> index(m);
     std::atomic<std::uint64_t> next{0}, checked{0}, errors{0};
     std::mutex lock;
@@ -85,26 +73,27 @@ VerifyReport verify_table(const std::string& dir, const Material& m, bool full, 
         std::lock_guard<std::mutex> g(lock);
         if (rep.first_error.empty()) rep.first_error = what;
     };
+    constexpr std::uint64_t kChunk = 1 << 14;
     auto work = [&] {
         std::uint64_t mine = 0;
-        for (std::uint64_t k; (k = next.fetch_add(1)) < index.men_placements();) {
-            index.for_each_with_men(k, [&](std::uint64_t i, const Position<R>& p) {
-                if (index.index(index.position(i)) != i || !(index.position(i) == p)) {
+        for (std::uint64_t b; (b = next.fetch_add(kChunk)) < index.size();) {
+            index.for_each_in(b, std::min(index.size(), b + kChunk), [&](std::uint64_t i, const Position<R>& p) {
+                if (index.index(p) != i || !(index.position(i) == p)) {
                     fail("index round trip fails at index " + std::to_string(i));
                     return;
                 }
                 if (has_capture(p)) return;  // stored as filler: resolved by a capture search
                 ++mine;
                 const Value stored = decode(codes[i], distances);
-                const Value searched = detail::one_ply(tables, p);
-                if (!detail::agrees(stored, searched))
+                const Value searched = one_ply(tables, p);
+                if (!agrees(stored, searched))
                     fail(to_fen<R>(p) + " is stored as " + stored.text() +
                          (stored.known_distance() ? " " + std::to_string(stored.plies) : "") +
                          " but its moves give " + searched.text() +
                          (searched.known_distance() ? " " + std::to_string(searched.plies) : ""));
                 const Position<R> q = flip(p);  // the same position, Black to move
-                const Value turned = detail::one_ply(tables, q);
-                if (!detail::agrees(stored, turned))
+                const Value turned = one_ply(tables, q);
+                if (!agrees(stored, turned))
                     fail(to_fen<R>(q) + " (the colour flip of " + to_fen<R>(p) + ") gives " +
                          turned.text() + " but the table says " + stored.text());
             });
@@ -119,7 +108,7 @@ VerifyReport verify_table(const std::string& dir, const Material& m, bool full, 
         } catch (...) {
             std::lock_guard<std::mutex> g(lock);
             if (!error) error = std::current_exception();
-            next = index.men_placements();
+            next = index.size();
         }
     };
     for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(guarded);
@@ -128,7 +117,64 @@ VerifyReport verify_table(const std::string& dir, const Material& m, bool full, 
     if (error) std::rethrow_exception(error);
     rep.checked = checked;
     rep.errors = errors;
-    return rep;
+}
+
+}  // namespace detail
+
+template <class R>
+void verify_tables(const std::string& dir, std::vector<Material> slices, bool full, int threads,
+                   std::uint64_t memory_bytes,
+                   const std::function<void(const Material&, const VerifyReport&)>& report) {
+    // In build order, so that a slice's dependencies are checked before it.
+    const auto order = slices_up_to(8);
+    auto rank = [&](const Material& m) {
+        return std::find(order.begin(), order.end(), m) - order.begin();
+    };
+    std::sort(slices.begin(), slices.end(),
+              [&](const Material& a, const Material& b) { return rank(a) < rank(b); });
+    Tables<R> tables(dir, 256);
+    for (const Material& m : slices) {
+        VerifyReport rep;
+        try {
+            const std::string path = dir + "/" + table_file_name(std::string(R::kName), m);
+            std::vector<std::uint8_t> codes;
+            bool distances = false;
+            {
+                TableFile file(path, std::string(R::kName));
+                codes = file.read_all(threads);  // every block's checksum
+                distances = file.header().distances;
+                if (!(file.header().material == m))
+                    throw TableError(path + ": holds another slice than its name says");
+            }
+            rep.positions = codes.size();
+            if (full) {
+                // Hold the slice, its flip, what they depend on, and the smaller slices as the
+                // memory allows, so that the one-ply searches read memory, not files.
+                const Unit u = unit_of(m);
+                std::vector<Material> resident = dependencies(u);
+                resident.push_back(u.first);
+                resident.push_back(u.second);
+                std::uint64_t bytes = 0;
+                for (const Material& d : resident) bytes += SliceIndex<R>(d).size();
+                for (const Material& s : slices_up_to(m.pieces() - 1)) {
+                    if (std::find(resident.begin(), resident.end(), s) != resident.end()) continue;
+                    if (bytes + SliceIndex<R>(s).size() > memory_bytes) break;
+                    if (!tables.has(s)) continue;
+                    bytes += SliceIndex<R>(s).size();
+                    resident.push_back(s);
+                }
+                tables.release_except(resident);
+                for (const Material& d : resident)
+                    if (!(d == m)) tables.make_resident(d, threads);
+                tables.forget(m);
+                tables.make_resident(m, threads);
+                detail::verify_values<R>(tables, m, codes, distances, threads, rep);
+            }
+        } catch (const TableError& e) {
+            rep.failure = e.what();
+        }
+        report(m, rep);
+    }
 }
 
 template <class R>
