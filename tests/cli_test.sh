@@ -112,6 +112,63 @@ if [ "$(grep -c 'class="piece' "$svg")" -eq 40 ] && tail -1 "$svg" | grep -q '^<
   echo "FAIL show-svg-file: want 40 pieces in $svg and no $svg.tmp"; fail=$((fail + 1)); fi
 check show-svg-unwritable 1 '^$' 'cannot write' -- show --svg /nonexistent/dir/board.svg
 rm -f "$svg"
+# dambit egtb. egtb-reference.md section 2: English, king against king, White to move: 992
+# positions, 230 wins, 654 draws, 108 losses, longest win 11 plies (both sides to move: twice).
+eg=$(mktemp -d)
+if "$dambit" egtb build --variant english --pieces 2 --dir "$eg/en" --threads 2 >/dev/null 2>&1 &&
+   "$dambit" egtb info --dir "$eg/en" --json | grep -q '"white_men":0,"white_kings":1,"black_men":0,"black_kings":1,"positions":1984,"wins":460,"draws":1308,"losses":216,"longest_win":11,'; then
+  pass=$((pass + 1)); else echo "FAIL egtb-english: info --json"; fail=$((fail + 1)); fi
+"$dambit" egtb build --variant russian --pieces 3 --dir "$eg/ru" --threads 2 >/dev/null 2>&1
+# RULES.md §6: W:Wh6:Bg7,c5,d2 has one move, h6:f8:b4:e1, which takes every black piece: a win
+# in 1 ply (found by the capture search: no 4-piece table is needed). W:Wa1:Bb2,c3: White's only
+# man is blocked, no legal move: lost now.
+check egtb-probe-json 0 '^\{"value":"win","plies":1,"moves":\[\{"move":"h6:f8:b4:e1","value":"win","plies":1\}\]\}$' '^$' -- \
+  egtb probe --fen 'W:Wh6:Bg7,c5,d2' --dir "$eg/ru" --json
+check egtb-probe-lost 0 '^\{"value":"loss","plies":0,"moves":\[\]\}$' '^$' -- \
+  egtb probe --fen 'W:Wa1:Bb2,c3' --dir "$eg/ru" --json
+check egtb-probe-text 0 '^White to move: win in [0-9]+ plies$' '^$' -- egtb probe --fen 'W:WKa1,Kc1:Bh8' --dir "$eg/ru"
+check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:WKa1,Kc1,Ke1:Bh8' --dir "$eg/ru"
+check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
+check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
+check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"
+check egtb-bad-action 2 '^$' "unknown action 'make'" -- egtb make
+check egtb-no-pieces 2 '^$' 'missing --pieces' -- egtb build --variant russian
+check egtb-search 0 '^bestmove ' '^$' -- search --fen 'W:WKa1,Kc1:Bh8' --depth 4 --egtb "$eg/ru"
+check egtb-solve 0 '^win in [0-9]+ plies: ' '^$' -- solve --fen 'W:WKa1,Kc1:Bh8' --egtb "$eg/ru"
+check egtb-no-dir 2 '^$' "no table directory '/nonexistent'" -- search --depth 2 --egtb /nonexistent
+# Damaged files: a flipped byte, a truncated file, a file of another variant.
+cp -r "$eg/ru" "$eg/bad"
+f="$eg/bad/russian-0201.egtb"
+printf '\x55' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 5)) conv=notrunc 2>/dev/null
+check egtb-damaged-probe 1 '^$' "russian-0201.egtb: block 0 checksum mismatch" -- egtb probe --fen 'W:WK1,K2:BK32' --dir "$eg/bad"
+check egtb-damaged-verify 1 'russian-0201.egtb: block 0 checksum mismatch' '^$' -- egtb verify --dir "$eg/bad"
+truncate -s 100 "$eg/bad/russian-0102.egtb"
+check egtb-truncated 1 '^$' 'russian-0102.egtb: truncated' -- egtb probe --fen 'W:WK1:BK31,K32' --dir "$eg/bad"
+"$dambit" egtb build --variant czech --pieces 2 --dir "$eg/cz" >/dev/null 2>&1
+cp "$eg/cz/czech-0110.egtb" "$eg/bad/russian-0110.egtb"
+check egtb-other-variant 1 '^$' 'russian-0110.egtb: a table of czech, not of russian' -- egtb probe --fen 'W:WK1:B28' --dir "$eg/bad"
+# An interrupted build goes on where it stopped and ends with the same files: killed (-9) at
+# random moments with a checkpoint after every batch, then Ctrl-C once, then run to the end.
+"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/ref" >/dev/null 2>&1
+for delay in 0.3 0.9 1.4 0.6 2.1; do
+  "$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>&1 &
+  sleep "$delay"
+  kill -9 $! 2>/dev/null
+  wait $! 2>/dev/null
+done
+"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>"$eg/int.err" &
+sleep 1
+kill -INT $!
+wait $!
+status=$?
+if [ "$status" -eq 130 ] && grep -q 'interrupted in slice' "$eg/int.err" ||
+   [ "$status" -eq 0 ]; then pass=$((pass + 1)); else
+  echo "FAIL egtb-interrupt: status $status, $(tail -1 "$eg/int.err")"; fail=$((fail + 1)); fi
+"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" >/dev/null 2>&1
+if diff -r "$eg/ref" "$eg/killed" >/dev/null && [ "$(ls "$eg/ref" | wc -l)" -eq 41 ]; then
+  pass=$((pass + 1)); else
+  echo "FAIL egtb-resume: the interrupted build's files differ"; diff -rq "$eg/ref" "$eg/killed" | head -3; fail=$((fail + 1)); fi
+rm -rf "$eg"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 
 namespace dambit::cli {
 
@@ -78,6 +79,20 @@ Variant Args::variant() const {
     std::string known;
     for (auto n : kVariantNames) known += (known.empty() ? "" : ", ") + std::string(n);
     throw UsageError("unknown variant '" + name + "' (known: " + known + ")");
+}
+
+TablesOption tables_option(const Args& args) {
+    TablesOption t;
+    t.cache_megabytes = std::size_t(args.get_int("egtb-cache", 64, 1, 1 << 20));
+    if (const auto dir = args.get("egtb")) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*dir, ec))
+            throw UsageError("no table directory '" + *dir + "' for --egtb");
+        t.dir = *dir;
+    } else if (args.has("egtb-cache")) {
+        throw UsageError("--egtb-cache goes with --egtb");
+    }
+    return t;
 }
 
 }  // namespace dambit::cli

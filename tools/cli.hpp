@@ -44,6 +44,17 @@ private:
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);
 
+// --egtb DIR (a directory that must exist; empty when not given) and --egtb-cache MB.
+struct TablesOption {
+    std::string dir;
+    std::size_t cache_megabytes = 64;
+};
+TablesOption tables_option(const Args& args);
+// The help lines of those two options, to splice into a help text.
+#define DAMBIT_TABLES_HELP                                                \
+    "  --egtb DIR         endgame tables to probe (dambit egtb build)\n" \
+    "  --egtb-cache MB    their block cache (default 64)\n"
+
 // The common end of a subcommand: with --help, print `help`; otherwise call
 // body.template operator()<R>() for the rules of --variant. `body` is a generic lambda,
 // [&]<class R>() { ... }.

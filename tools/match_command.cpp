@@ -48,15 +48,38 @@ constexpr const char* kHelp =
     "                     8x8, 300 on 10x10, where 200 cut off one game in seven)\n"
     "  --threads T        search threads per engine (default 1)\n"
     "  --hash MB          transposition table per engine (default 16)\n"
+    DAMBIT_TABLES_HELP
+    "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
+    "                     --a egtb=on --b egtb=off measures what the tables are worth)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
     "                     are played, renamed to FILE at the end)\n";
 
-search::Tuning settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
+// The settings of --a or --b: the search's switches, and whether the engine probes the endgame
+// tables (the token egtb=on|off, which only goes with --egtb).
+struct Settings {
+    search::Tuning tuning;
+    bool tables = true;
+};
+
+Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
+    Settings out;
+    std::string rest;
+    for (const auto& token : notation_detail::split(args.get_or(name, ""), ',')) {
+        if (token == "egtb=on" || token == "egtb=off") {
+            if (!args.has("egtb"))
+                throw cli::UsageError(std::string("--") + name + ": the setting '" +
+                                      std::string(token) + "' goes with --egtb DIR");
+            out.tables = token == "egtb=on";
+            continue;
+        }
+        rest += (rest.empty() ? "" : ",") + std::string(token);
+    }
     try {
-        return play::parse_tuning(args.get_or(name, ""), defaults);
+        out.tuning = play::parse_tuning(rest, defaults);
     } catch (const std::invalid_argument& e) {
         throw cli::UsageError(std::string("--") + name + ": " + e.what());
     }
+    return out;
 }
 
 std::string signed_text(double x, int decimals) {
@@ -67,8 +90,11 @@ std::string signed_text(double x, int decimals) {
 template <class R>
 int run(const cli::Args& args) {
     const search::Tuning defaults = search::Tuning::defaults_for<R>();
-    const search::Tuning ta = settings(args, "a", defaults);
-    const search::Tuning tb = settings(args, "b", defaults);
+    const Settings sa = settings(args, "a", defaults);
+    const Settings sb = settings(args, "b", defaults);
+    const search::Tuning& ta = sa.tuning;
+    const search::Tuning& tb = sb.tuning;
+    const auto tables = cli::tables_option(args);
 
     search::Limits limits;
     std::string limit_text;
@@ -112,8 +138,18 @@ int run(const cli::Args& args) {
     search::Engine<R> a(hash, threads), b(hash, threads);
     a.set_tuning(ta);
     b.set_tuning(tb);
-    const std::string name_a = "A " + play::tuning_text(ta);
-    const std::string name_b = "B " + play::tuning_text(tb);
+    std::string name_a = "A " + play::tuning_text(ta);
+    std::string name_b = "B " + play::tuning_text(tb);
+    if (!tables.dir.empty()) {
+        int pieces = 0;
+        if (sa.tables) pieces = a.set_tables(tables.dir, tables.cache_megabytes);
+        if (sb.tables) pieces = b.set_tables(tables.dir, tables.cache_megabytes);
+        if (pieces == 0 && (sa.tables || sb.tables))
+            throw cli::UsageError("no complete set of " + std::string(R::kName) + " tables in " +
+                                  tables.dir);
+        name_a += sa.tables ? ",egtb=on" : ",egtb=off";
+        name_b += sb.tables ? ",egtb=on" : ",egtb=off";
+    }
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
     fmt::print("{}: {} vs {}, {} openings ({} plies), {} games, max {} plies\n", event, name_a,
                name_b, openings.size(), opening_plies, 2 * openings.size(), max_plies);
@@ -185,7 +221,7 @@ int run(const cli::Args& args) {
 int match_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"variant", "a", "b", "depth", "nodes", "movetime", "openings",
-                          "opening-plies", "max-plies", "threads", "hash", "pgn"},
+                          "opening-plies", "max-plies", "threads", "hash", "pgn", "egtb", "egtb-cache"},
                          {"help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

@@ -20,6 +20,7 @@ namespace {
 constexpr const char* kHelp =
     "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
     "         [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
+    "         [--egtb DIR [--egtb-cache MB]]\n"
     "\n"
     "Searches the position (after the moves, if given) and prints one line per completed\n"
     "iteration, then the best move. Scores are for the side to move in hundredths of a man;\n"
@@ -34,6 +35,7 @@ constexpr const char* kHelp =
     "  --movetime MS      search this many milliseconds\n"
     "  --threads T        search threads sharing the table (default 1)\n"
     "  --hash MB          transposition table size (default 64)\n"
+    DAMBIT_TABLES_HELP
     "  --json             one object per iteration\n"
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
     "                     and a final {\"bestmove\":M}\n";
@@ -74,6 +76,10 @@ int run(const cli::Args& args) {
     const bool json = args.has("json");
 
     search::Engine<R> engine(hash, threads);
+    const auto tables = cli::tables_option(args);
+    if (!tables.dir.empty() && engine.set_tables(tables.dir, tables.cache_megabytes) == 0)
+        fmt::print(stderr, "dambit search: no complete set of {} tables in {}; not probing\n",
+                   R::kName, tables.dir);
     typename search::Engine<R>::Callbacks cb;
     cb.iteration = [&](const search::Iteration<G>& it) {
         const auto pv = search::line_text<R>(p, it.pv);
@@ -112,7 +118,9 @@ int run(const cli::Args& args) {
 
 int search_command(int argc, char** argv) {
     const cli::Args args(
-        argc, argv, {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash"},
+        argc, argv,
+        {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb",
+         "egtb-cache"},
         {"json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

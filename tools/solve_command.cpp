@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
-    "                    [--max-seconds S] [--draw-rules] [--hash MB]\n"
+    "                    [--max-seconds S] [--draw-rules] [--hash MB] [--egtb DIR]\n"
     "\n"
     "Proves a forced result for the side to move and prints one of\n"
     "  win in N plies: LINE    the shortest forced win; the opponent is first left without\n"
@@ -37,7 +37,10 @@ constexpr const char* kHelp =
     "  --max-seconds S    time limit per position (default 60; 0 = none)\n"
     "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are\n"
     "                     off and the values are game-theoretic, as endgame tables store them\n"
-    "  --hash MB          proof table size (default 256)\n";
+    "  --hash MB          proof table size (default 256)\n"
+    DAMBIT_TABLES_HELP
+    "                     (positions inside the tables are answered at once and cut the proof\n"
+    "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
 
 template <class G>
 std::string outcome_text(const search::Proof<G>& p) {
@@ -82,6 +85,9 @@ int run(const cli::Args& args) {
     opt.max_seconds = args.get_double("max-seconds", 60, 0, 1e9);
     opt.draw_rules = args.has("draw-rules");
     opt.hash_megabytes = std::size_t(args.get_int("hash", 256, 1, 1 << 20));
+    const auto tables = cli::tables_option(args);
+    opt.tables_dir = tables.dir;
+    opt.tables_cache_megabytes = tables.cache_megabytes;
     search::Solver<R> solver(opt);
 
     if (const auto fen = args.get("fen")) {
@@ -137,7 +143,8 @@ int run(const cli::Args& args) {
 }  // namespace
 
 int solve_command(int argc, char** argv) {
-    const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash"},
+    const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash",
+                                          "egtb", "egtb-cache"},
                          {"draw-rules", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() {
         if (args.has("fen") == args.has("file"))

@@ -68,6 +68,26 @@ public:
             return false;
         }
     }
+    // Whether the slice has a usable file here.
+    bool has_file(const Material& m) {
+        try {
+            slot(m);
+            return true;
+        } catch (const TableError&) {
+            return false;
+        }
+    }
+    // The largest n such that every slice of 2..n pieces has a table here (0: none). Damaged
+    // files count as missing here; probing one reports it.
+    int complete_pieces() {
+        int n = 0;
+        for (int pieces = 2; pieces <= 8; ++pieces) {
+            for (const Material& m : slices_up_to(pieces))
+                if (m.pieces() == pieces && !has_file(m)) return n;
+            n = pieces;
+        }
+        return n;
+    }
     // Whether the slice's table has distances.
     bool distances(const Material& m) { return slot(m).distances; }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/instances.hpp"
@@ -43,6 +44,10 @@ public:
     int threads() const;
     void set_evaluator(std::shared_ptr<const Evaluator<R>> e);
     void set_tuning(const Tuning& t);
+    // Probes the endgame tables of `dir` (dambit egtb) during the search, through a block cache
+    // of `cache_megabytes`; returns the number of pieces up to which they cover every slice (0:
+    // none, and then no probing). An empty dir turns probing off.
+    int set_tables(const std::string& dir, std::size_t cache_megabytes);
     // Forgets everything learnt in earlier searches: the table and the move-ordering statistics.
     // A search after new_game() is a function of its input alone (with one thread).
     void new_game();

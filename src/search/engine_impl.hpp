@@ -25,6 +25,7 @@ struct EngineState {
     std::shared_ptr<const Evaluator<R>> eval;
     Shared<R> shared;
     std::vector<std::unique_ptr<Worker<R>>> workers;
+    std::unique_ptr<egtb::Tables<R>> tables;
 };
 
 template <class R>
@@ -63,6 +64,19 @@ void Engine<R>::set_evaluator(std::shared_ptr<const Evaluator<R>> e) {
 template <class R>
 void Engine<R>::set_tuning(const Tuning& t) {
     state_->shared.tuning = t;
+}
+
+template <class R>
+int Engine<R>::set_tables(const std::string& dir, std::size_t cache_megabytes) {
+    state_->shared.tables = nullptr;
+    state_->shared.table_pieces = 0;
+    state_->tables.reset();
+    if (dir.empty()) return 0;
+    state_->tables = std::make_unique<egtb::Tables<R>>(dir, cache_megabytes);
+    const int pieces = state_->tables->complete_pieces();
+    state_->shared.tables = state_->tables.get();
+    state_->shared.table_pieces = pieces;
+    return pieces;
 }
 
 template <class R>

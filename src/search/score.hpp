@@ -17,6 +17,9 @@ inline constexpr Score kWin = 31000;
 // Scores at least this far from zero are proven wins or losses; static scores stay far below.
 inline constexpr Score kWinBound = kWin - 2 * kMaxPly;
 inline constexpr Score kDraw = 0;
+// A win the endgame tables prove but whose distance they do not store (win/draw/loss tables):
+// above every static score, below every proven distance; kTableWin - ply prefers the nearer.
+inline constexpr Score kTableWin = 20000;
 
 constexpr Score win_in(int ply) {
     return kWin - ply;

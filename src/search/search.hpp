@@ -19,6 +19,7 @@
 
 #include "core/key.hpp"
 #include "core/movegen.hpp"
+#include "egtb/tables.hpp"
 #include "search/draw.hpp"
 #include "search/eval.hpp"
 #include "search/limits.hpp"
@@ -52,6 +53,9 @@ struct Shared {
     std::vector<std::uint64_t> history;  // keys of the game's positions before the root, in order
     DrawCounters root_counters;
     std::vector<Worker<R>*> workers;
+    // Endgame tables: positions of up to `table_pieces` pieces are probed (0: none).
+    egtb::Tables<R>* tables = nullptr;
+    int table_pieces = 0;
 
     std::int64_t elapsed_ms() const {
         return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
@@ -239,6 +243,20 @@ private:
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
     Score evaluate(const Position<R>& p) const {
         return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
+    }
+    // Whether p is inside the endgame tables (the caller knows it has no capture to make).
+    bool in_tables(const Position<R>& p) const {
+        return s_.table_pieces && popcount(p.occupied()) <= s_.table_pieces;
+    }
+    // The tables' value of p (no capture to make) as a score at `ply`: a proven result, by
+    // distance from the root where the table has distances.
+    Score table_score(const Position<R>& p, int ply) const {
+        const egtb::Value v = s_.tables->stored(p);
+        if (v.outcome == egtb::Outcome::kDraw) return kDraw;
+        const bool win = v.outcome == egtb::Outcome::kWin;
+        if (v.known_distance() && ply + v.plies <= 2 * kMaxPly)
+            return win ? win_in(ply + v.plies) : loss_in(ply + v.plies);
+        return win ? kTableWin - ply : -(kTableWin - ply);
     }
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
@@ -538,6 +556,7 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
             return best;
         }
     }
+    if (in_tables(p)) return table_score(p, ply);
     if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
     return evaluate(p);
 }
@@ -575,6 +594,8 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
     if (ply >= kMaxPly - 1)
         return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
+    // Step 3b. Inside the endgame tables, a position with no capture to make is a proven result.
+    if (in_tables(p) && !has_capture(p)) return table_score(p, ply);
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
     const Score alpha0 = alpha;
@@ -834,6 +855,19 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     if (list.empty()) {
         result_.score = loss_in(0);
         return;
+    }
+    // Inside the endgame tables, only the moves that keep the root's value are searched.
+    if (s_.table_pieces && popcount(root.occupied()) <= s_.table_pieces) {
+        egtb::Outcome best = egtb::Outcome::kLoss;
+        std::array<egtb::Outcome, kMaxMoves> outcome;
+        for (int i = 0; i < list.size(); ++i) {
+            outcome[std::size_t(i)] = s_.tables->probe(root.play(list[i])).parent().outcome;
+            best = std::max(best, outcome[std::size_t(i)]);
+        }
+        int kept = 0;
+        for (int i = 0; i < list.size(); ++i)
+            if (outcome[std::size_t(i)] == best) list[kept++] = list[i];
+        list.resize_down(kept);
     }
     TableData entry;
     const bool hit = s_.table->probe(keys_[base_], entry);

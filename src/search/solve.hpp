@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/instances.hpp"
@@ -41,6 +42,10 @@ struct SolveOptions {
     bool draw_rules = false;  // apply the move-count draw rules of RULES.md §5
     std::size_t hash_megabytes = 64;
     bool use_table = true;  // false: no table (for tests that the table changes nothing)
+    // Endgame tables (dambit egtb) to answer and cut with; empty: none. Used only without the
+    // draw rules, since the tables hold game-theoretic values.
+    std::string tables_dir;
+    std::size_t tables_cache_megabytes = 64;
 };
 
 template <class R>

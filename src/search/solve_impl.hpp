@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/key.hpp"
 #include "core/movegen.hpp"
+#include "egtb/tables.hpp"
 #include "search/draw.hpp"
 #include "search/solve.hpp"
 
@@ -78,7 +80,12 @@ class ProofSearch {
 
 public:
     explicit ProofSearch(const SolveOptions& o = {})
-        : opt_(o), table_(o.use_table ? o.hash_megabytes : 0) {}
+        : opt_(o), table_(o.use_table ? o.hash_megabytes : 0) {
+        if (!o.tables_dir.empty() && !o.draw_rules) {
+            tables_ = std::make_unique<egtb::Tables<R>>(o.tables_dir, o.tables_cache_megabytes);
+            table_pieces_ = tables_->complete_pieces();
+        }
+    }
 
     Proof<G> solve(const Position<R>& root) {
         start_ = Clock::now();
@@ -180,6 +187,7 @@ private:
     bool win(const Position<R>& p, int n, DrawCounters dc, int ply) {
         count_node();
         if (aborted_ || n < 1) return false;
+        if (const auto t = table_answer(p, n, true)) return *t;
         const std::uint64_t key = key_of(p, dc);
         if (const Entry* e = find(key)) {
             if (e->win <= n) return true;
@@ -243,6 +251,7 @@ private:
     bool lose(const Position<R>& p, int n, DrawCounters dc, int ply) {
         count_node();
         if (aborted_ || n < 0) return false;
+        if (const auto t = table_answer(p, n, false)) return *t;
         const std::uint64_t key = key_of(p, dc);
         if (const Entry* e = find(key)) {
             if (e->loss <= n) return true;
@@ -336,8 +345,21 @@ private:
         return out;
     }
 
+    // What the endgame tables know of win(p, n) (n odd) or lose(p, n) (n even): true or false
+    // when they decide it, nothing when p is outside them or the distance is not stored.
+    std::optional<bool> table_answer(const Position<R>& p, int n, bool asking_win) {
+        if (!table_pieces_ || popcount(p.occupied()) > table_pieces_) return std::nullopt;
+        const egtb::Value v = tables_->probe(p);
+        const egtb::Outcome want = asking_win ? egtb::Outcome::kWin : egtb::Outcome::kLoss;
+        if (v.outcome != want) return false;
+        if (v.known_distance()) return v.plies <= n;
+        return std::nullopt;  // won (or lost), but how fast is not stored: search on
+    }
+
     SolveOptions opt_;
     ProofTable table_;
+    std::unique_ptr<egtb::Tables<R>> tables_;
+    int table_pieces_ = 0;
     Clock::time_point start_;
     std::uint64_t nodes_ = 0;
     bool aborted_ = false;

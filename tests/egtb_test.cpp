@@ -1,0 +1,330 @@
+// Endgame tables: slice sizes, the index, the colour flip, values against a plain solver, the
+// published values, distances against the published longest wins, and the solver.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "core/notation.hpp"
+#include "egtb/api.hpp"
+#include "egtb/index.hpp"
+#include "egtb/tables.hpp"
+#include "reference/plain_egtb.hpp"
+#include "search/solve.hpp"
+
+using namespace dambit;
+using namespace dambit::egtb;
+
+namespace {
+
+// A fresh directory under the system's temporary directory, removed at the end of the test.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& name) {
+        path = std::filesystem::temp_directory_path() /
+               ("dambit_egtb_test_" + name + "_" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+    std::string str() const { return path.string(); }
+};
+
+template <class R>
+void build(const std::string& dir, int pieces, int dtw) {
+    BuildOptions o;
+    o.dir = dir;
+    o.max_pieces = pieces;
+    o.dtw_pieces = dtw;
+    o.threads = 2;
+    o.memory_bytes = std::uint64_t(2) << 30;
+    build_tables<R>(o, {});
+}
+
+// The counting formula of egtb-reference.md section 1, written out on its own: i black men on
+// the far row only black men may use (4 squares on 8x8, 5 on 10x10), the rest of them on the
+// middle rows, the white men on their rows less those squares, then the kings anywhere free.
+std::uint64_t choose(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    std::uint64_t r = 1;
+    for (int j = 1; j <= k; ++j) r = r * std::uint64_t(n - k + j) / std::uint64_t(j);
+    return r;
+}
+std::uint64_t formula(int size, const Material& m) {
+    const int squares = size * size / 2, row = size / 2, middle = squares - 2 * row;
+    std::uint64_t n = 0;
+    for (int i = 0; i <= m.bm && i <= row; ++i)
+        n += choose(row, i) * choose(middle, m.bm - i) * choose(squares - row - (m.bm - i), m.wm) *
+             choose(squares - m.bm - m.wm, m.bk) * choose(squares - m.bm - m.wm - m.bk, m.wk);
+    return n;
+}
+
+template <class R>
+std::uint64_t placements(int pieces) {
+    std::uint64_t n = 0;
+    for (const Material& m : slices_up_to(pieces))
+        if (m.pieces() == pieces) n += SliceIndex<R>(m).size();
+    return n;
+}
+
+}  // namespace
+
+// egtb-reference.md section 1: placements with both sides present (no side to move), per number
+// of pieces, and the per-slice counts it lists. Slices there are (bm,bk|wm,wk); ours {wm,wk,bm,bk}.
+TEST_CASE("egtb: slice sizes equal the published counts", "[egtb]") {
+    CHECK(placements<Russian>(2) == 3488);
+    CHECK(placements<Russian>(3) == 196032);
+    CHECK(placements<Russian>(4) == 6209316);
+    CHECK(placements<Russian>(5) == 139450808);
+    CHECK(placements<Russian>(6) == 2426085676ull);
+    CHECK(placements<International>(2) == 8845);
+    CHECK(placements<International>(3) == 806300);
+    CHECK(placements<International>(4) == 41971200);
+    CHECK(placements<International>(5) == 1570600750ull);
+
+    struct Row {
+        int bm, bk, wm, wk;
+        std::uint64_t n;
+    };
+    const Row rows8[] = {
+        {0, 1, 0, 1, 992},       {0, 1, 1, 0, 868},       {1, 0, 0, 1, 868},
+        {1, 0, 1, 0, 760},       {0, 1, 0, 2, 14880},     {0, 1, 1, 1, 26040},
+        {0, 1, 2, 0, 11340},     {1, 0, 0, 2, 13020},     {1, 0, 1, 1, 22800},
+        {1, 0, 2, 0, 9936},      {0, 1, 0, 3, 143840},    {0, 1, 1, 2, 377580},
+        {0, 1, 2, 1, 328860},    {0, 1, 3, 0, 95004},     {1, 0, 0, 3, 125860},
+        {1, 0, 1, 2, 330600},    {1, 0, 2, 1, 288144},    {1, 0, 3, 0, 83304},
+        {0, 2, 0, 2, 215760},    {0, 2, 1, 1, 377580},    {0, 2, 2, 0, 164430},
+        {1, 1, 0, 2, 377580},    {1, 1, 1, 1, 661200},    {1, 1, 2, 0, 288144},
+        {2, 0, 0, 2, 164430},    {2, 0, 1, 1, 288144},    {2, 0, 2, 0, 125664},
+        {1, 1, 1, 2, 9256800},   {1, 2, 1, 2, 124966800}, {1, 2, 2, 2, 1415939616},
+        {2, 2, 2, 2, 15437822400ull},                     {0, 2, 0, 3, 2013760},
+    };
+    for (const Row& r : rows8) {
+        const Material m{r.wm, r.wk, r.bm, r.bk};
+        INFO("8x8 slice " << m.code());
+        CHECK(SliceIndex<Russian>(m).size() == r.n);
+        CHECK(SliceIndex<English>(m).size() == r.n);  // the same board for every 8x8 variant
+    }
+    CHECK(SliceIndex<International>(Material{1, 2, 1, 2}).size() == 2317447800ull);
+
+    // Every slice of up to 6 pieces on 8x8 and 5 on 10x10 against the formula.
+    for (const Material& m : slices_up_to(6)) {
+        INFO("slice " << m.code());
+        CHECK(SliceIndex<Russian>(m).size() == formula(8, m));
+        if (m.pieces() <= 5) CHECK(SliceIndex<International>(m).size() == formula(10, m));
+    }
+}
+
+TEST_CASE("egtb: the index maps every placement to a number and back", "[egtb]") {
+    auto whole = [](auto tag, const Material& m) {
+        using R = typename decltype(tag)::type;
+        const SliceIndex<R> index(m);
+        std::uint64_t expected = 0;
+        bool ok = true;
+        index.for_each_in(0, index.size(), [&](std::uint64_t i, const Position<R>& p) {
+            ok = ok && i == expected++ && index.index(p) == i && index.position(i) == p &&
+                 material_of(p) == m && !(p.pieces[0] & p.pieces[1]) &&
+                 !(p.pieces[0] & ~p.kings & Position<R>::promotion_row(Color::kWhite)) &&
+                 !(p.pieces[1] & ~p.kings & Position<R>::promotion_row(Color::kBlack));
+        });
+        return ok && expected == index.size();
+    };
+    for (const Material& m : slices_up_to(3)) {
+        INFO("slice " << m.code());
+        CHECK(whole(std::type_identity<Russian>{}, m));
+        CHECK(whole(std::type_identity<International>{}, m));
+    }
+    // Larger slices: random indices.
+    std::mt19937_64 rng(7);
+    for (const Material& m : {Material{2, 1, 1, 2}, Material{0, 3, 3, 0}, Material{1, 2, 2, 2}}) {
+        const SliceIndex<Russian> r8(m);
+        const SliceIndex<International> r10(m);
+        for (int k = 0; k < 20000; ++k) {
+            const std::uint64_t i = rng() % r8.size(), j = rng() % r10.size();
+            REQUIRE(r8.index(r8.position(i)) == i);
+            REQUIRE(r10.index(r10.position(j)) == j);
+        }
+    }
+}
+
+// RULES.md §1 numbers the squares from Black's side; the half turn maps square n to S + 1 - n.
+TEST_CASE("egtb: the colour flip turns the board half a round", "[egtb]") {
+    using G8 = Russian::Geometry;
+    using G10 = International::Geometry;
+    for (int n = 1; n <= 32; ++n)
+        CHECK(turn<G8>(G8::mask_of_square(n)) == G8::mask_of_square(33 - n));
+    for (int n = 1; n <= 50; ++n)
+        CHECK(turn<G10>(G10::mask_of_square(n)) == G10::mask_of_square(51 - n));
+    const auto p = parse_fen<Russian>("W:W21,K32:B5,K12");
+    const auto q = flip(p);
+    CHECK(to_fen<Russian>(q) == "B:WK21,28:BK1,12");
+    CHECK(flip(q) == p);
+}
+
+// Every position of up to 3 pieces (both sides to move) against the plain solver, in every
+// variant; 4 pieces on 8x8 under the slow label.
+template <class R>
+void compare_with_plain(int pieces) {
+    TempDir dir(std::string(R::kName) + std::to_string(pieces));
+    build<R>(dir.str(), pieces, 0);
+    reference::PlainSolver<R> plain(pieces);
+    Tables<R> tables(dir.str(), 64);
+    std::uint64_t mismatches = 0, wins = 0, losses = 0, draws = 0;
+    for (std::size_t i = 0; i < plain.positions().size(); ++i) {
+        const Value v = tables.probe(plain.positions()[i]);
+        const reference::PlainValue want = plain.value(i);
+        const bool same = (want == reference::PlainValue::kWin && v.outcome == Outcome::kWin) ||
+                          (want == reference::PlainValue::kLoss && v.outcome == Outcome::kLoss) ||
+                          (want == reference::PlainValue::kDraw && v.outcome == Outcome::kDraw);
+        if (!same && mismatches++ < 5)
+            FAIL_CHECK(R::kName << " " << to_fen<R>(plain.positions()[i]) << ": tables "
+                                << v.text() << ", plain solver " << int(want));
+        wins += v.outcome == Outcome::kWin;
+        losses += v.outcome == Outcome::kLoss;
+        draws += v.outcome == Outcome::kDraw;
+    }
+    INFO(R::kName << ": " << plain.positions().size() << " positions, " << wins << " wins, "
+                  << draws << " draws, " << losses << " losses");
+    CHECK(mismatches == 0);
+    CHECK(wins > 0);
+    CHECK(losses > 0);
+}
+
+TEST_CASE("egtb: every variant's values up to 3 pieces equal a plain solver's", "[egtb]") {
+    compare_with_plain<Russian>(3);
+    compare_with_plain<Czech>(3);
+    compare_with_plain<Brazilian>(3);
+    compare_with_plain<Pool>(3);
+    compare_with_plain<English>(3);
+    compare_with_plain<International>(3);
+}
+
+TEST_CASE("egtb: 8x8 values up to 4 pieces equal a plain solver's", "[egtb][slow]") {
+    compare_with_plain<Russian>(4);
+    compare_with_plain<Czech>(4);
+    compare_with_plain<Brazilian>(4);
+    compare_with_plain<Pool>(4);
+    compare_with_plain<English>(4);
+}
+
+// egtb-reference.md section 2 (Ed Trice): English, one king against one king, White to move: 992
+// positions, 230 wins, 654 draws, 108 losses; the longest win is 11 plies.
+TEST_CASE("egtb: English king against king", "[egtb]") {
+    TempDir dir("english2");
+    build<English>(dir.str(), 2, 2);
+    const TableFile file(dir.str() + "/" + table_file_name("english", Material{0, 1, 0, 1}),
+                         "english");
+    CHECK(file.header().positions == 992);
+    CHECK(file.header().wins == 230);
+    CHECK(file.header().draws == 654);
+    CHECK(file.header().losses == 108);
+    CHECK(file.header().longest_win == 11);
+    CHECK(file.header().distances);
+}
+
+// The published longest wins of solve-reference.md: with distance tables to 4 pieces, each row
+// has exactly its distance, and no position of its slice (White to move) has a longer win.
+TEST_CASE("egtb: International distances equal the published longest wins", "[egtb][slow]") {
+    TempDir dir("international4");
+    build<International>(dir.str(), 4, 4);
+    Tables<International> tables(dir.str(), 256);
+    std::ifstream rows(std::string(DAMBIT_SOURCE_DIR) + "/bench/solve-international.txt");
+    REQUIRE(rows);
+    std::string line;
+    int checked = 0;
+    while (std::getline(rows, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto tab = line.find('\t');
+        const std::string fen = line.substr(0, tab);
+        const int plies = std::stoi(line.substr(line.find_first_of("0123456789", tab)));
+        const auto p = parse_fen<International>(fen);
+        INFO(fen);
+        CHECK(tables.probe(p) == Value::win(plies));
+        const Material m = material_of(p);
+        const TableFile file(dir.str() + "/" + table_file_name("international", m), "");
+        CHECK(file.header().longest_win == plies);
+        ++checked;
+    }
+    CHECK(checked == 42);
+}
+
+// Where the solver proves a result, the tables say the same (random quiet positions of 3 pieces,
+// every variant; distances where the tables have them).
+template <class R>
+void compare_with_solve() {
+    TempDir dir(std::string(R::kName) + "_solve");
+    build<R>(dir.str(), 3, 3);
+    Tables<R> tables(dir.str(), 64);
+    std::mt19937_64 rng(11);
+    int proven = 0;
+    for (const Material& m : slices_up_to(3)) {
+        const SliceIndex<R> index(m);
+        for (int k = 0; k < 30; ++k) {
+            Position<R> p = index.position(rng() % index.size());
+            if (rng() % 2) p = flip(p);
+            if (has_capture(p)) continue;
+            search::SolveOptions o;
+            o.max_plies = 40;
+            o.hash_megabytes = 4;
+            const auto proof = search::Solver<R>(o).solve(p);
+            const Value v = tables.probe(p);
+            INFO(R::kName << " " << to_fen<R>(p));
+            if (proof.outcome == search::Outcome::kForcedWin) {
+                CHECK(v == Value::win(proof.plies));
+                ++proven;
+            } else if (proof.outcome == search::Outcome::kForcedLoss) {
+                CHECK(v == Value::loss(proof.plies));
+                ++proven;
+            } else {
+                // No forced result within 40 plies: a draw, or longer than that.
+                CHECK((v.outcome == Outcome::kDraw || v.plies > 40));
+            }
+        }
+    }
+    CHECK(proven > 0);
+}
+
+TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {
+    compare_with_solve<Russian>();
+    compare_with_solve<Czech>();
+    compare_with_solve<Brazilian>();
+    compare_with_solve<Pool>();
+    compare_with_solve<English>();
+    compare_with_solve<International>();
+}
+
+TEST_CASE("egtb: a damaged file is reported with its name, never used", "[egtb]") {
+    TempDir dir("damaged");
+    build<Russian>(dir.str(), 2, 2);
+    const std::string path = dir.str() + "/" + table_file_name("russian", Material{0, 1, 0, 1});
+    {  // flip one byte in the last block
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(-3, std::ios::end);
+        char c = 0;
+        f.get(c);
+        f.seekp(-3, std::ios::end);
+        f.put(char(c ^ 0x10));
+    }
+    Tables<Russian> tables(dir.str(), 16);
+    try {
+        tables.probe(parse_fen<Russian>("W:WK1:BK32"));
+        FAIL("a damaged block was used");
+    } catch (const TableError& e) {
+        CHECK(std::string(e.what()).find(path) == 0);
+        CHECK(std::string(e.what()).find("checksum") != std::string::npos);
+    }
+    // A table of another variant under this variant's name.
+    TempDir other("other");
+    build<Czech>(other.str(), 2, 2);
+    std::filesystem::rename(other.str() + "/czech-0101.egtb", other.str() + "/russian-0101.egtb");
+    Tables<Russian> wrong(other.str(), 16);
+    CHECK_THROWS_WITH(wrong.probe(parse_fen<Russian>("W:WK1:BK32")),
+                      Catch::Contains("russian-0101.egtb: a table of czech, not of russian"));
+    // A position outside the tables built.
+    CHECK_THROWS_WITH(wrong.probe(parse_fen<Russian>("W:WK1,K2:BK32")),
+                      Catch::Contains("no table of slice 0201"));
+}
