@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kHelp =
     "usage: dambit egtb build --variant V --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
-    "                         [--dtw K]\n"
+    "                         [--dtw K] [--slice WMWKBMBK]\n"
     "       dambit egtb probe [--variant V] --fen FEN [--dir DIR] [--json] [--cache MB]\n"
     "       dambit egtb verify [--dir DIR] [--full] [--threads T] [--memory MB]\n"
     "       dambit egtb info [--dir DIR] [--json]\n"
@@ -56,6 +56,8 @@ constexpr const char* kHelp =
     "  --threads T        worker threads (default: the number of processors)\n"
     "  --memory MB        most memory the build may take (default: three quarters of the RAM)\n"
     "  --dtw K            distance tables up to K pieces (default 5 on 8x8, 4 on 10x10, at most N)\n"
+    "  --slice WMWKBMBK   build only this slice (white men, white kings, black men, black kings)\n"
+    "                     and the slices it depends on\n"
     "  --fen FEN          the position to probe\n"
     "  --cache MB         block cache of probe (default 64)\n"
     "  --full             verify every value, not only the checksums\n"
@@ -90,6 +92,17 @@ int build(const cli::Args& args) {
         std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
                                    std::int64_t(1) << 30))
         << 20;
+    if (const auto only = args.get("slice")) {
+        const std::string& c = *only;
+        if (c.size() != 4 || !std::all_of(c.begin(), c.end(), [](char x) { return x >= '0' && x <= '8'; }))
+            throw cli::UsageError("bad slice '" + c + "' for --slice (want four digits: white men, "
+                                  "white kings, black men, black kings, e.g. 2212)");
+        const egtb::Material m{c[0] - '0', c[1] - '0', c[2] - '0', c[3] - '0'};
+        if (!m.both_sides() || m.pieces() > o.max_pieces)
+            throw cli::UsageError("bad slice '" + c + "' for --slice (both sides need a piece, and "
+                                  "at most --pieces pieces)");
+        o.only = m;
+    }
     if (const auto s = args.get("checkpoint-seconds"))
         o.checkpoint_seconds = args.get_double("checkpoint-seconds", 120, 0, 1e9);
     o.stop = &g_stop;
@@ -336,7 +349,8 @@ int egtb_command(int argc, char** argv) {
     const std::string action = argv[0];
     std::set<std::string> valued, flags = {"help"};
     if (action == "build")
-        valued = {"variant", "pieces", "dir", "threads", "memory", "dtw", "checkpoint-seconds"};
+        valued = {"variant", "pieces", "dir", "threads", "memory", "dtw", "checkpoint-seconds",
+                  "slice"};
     else if (action == "probe")
         valued = {"variant", "fen", "dir", "cache"}, flags.insert("json");
     else if (action == "verify")

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct BuildOptions {
     std::uint64_t memory_bytes = std::uint64_t(4) << 30;
     double checkpoint_seconds = 120;          // a unit keeps a checkpoint this often
     const std::atomic<bool>* stop = nullptr;  // set (by a signal handler) to interrupt the build
+    std::optional<Material> only;  // build just this slice and what it depends on
 };
 
 // What the builder reports as it goes.

@@ -63,7 +63,8 @@ public:
     // Builds every slice of 2..max_pieces pieces that has no valid file yet.
     void run() {
         start_ = Clock::now();
-        const auto units = units_up_to(opt_.max_pieces);
+        auto units = units_up_to(opt_.max_pieces);
+        if (opt_.only) units = needed_for(*opt_.only, units);
         std::uint64_t total = 0;
         for (const Unit& u : units) total += unit_size(u);
         std::uint64_t done = 0;
@@ -92,6 +93,7 @@ private:
         Material m;
         std::unique_ptr<SliceIndex<R>> index;
         std::vector<std::uint8_t> val, cnt;
+        std::vector<std::uint64_t> captures;  // positions whose side to move must capture
         int other = 0;  // the unit slice that holds this one's positions with Black to move
     };
 
@@ -99,6 +101,22 @@ private:
         std::uint64_t n = SliceIndex<R>(u.first).size();
         if (!u.symmetric()) n += SliceIndex<R>(u.second).size();
         return n;
+    }
+    // The units slice m needs: its own and, transitively, those its moves lead to, in build order.
+    static std::vector<Unit> needed_for(const Material& m, const std::vector<Unit>& all) {
+        std::vector<Material> todo = {m}, seen;
+        while (!todo.empty()) {
+            const Material x = todo.back();
+            todo.pop_back();
+            const Unit u = unit_of(x);
+            if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) continue;
+            seen.push_back(u.first);
+            for (const Material& d : dependencies(u)) todo.push_back(d);
+        }
+        std::vector<Unit> out;
+        for (const Unit& u : all)
+            if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) out.push_back(u);
+        return out;
     }
     bool wants_distances(const Material& m) const { return m.pieces() <= opt_.dtw_pieces; }
     std::string path_of(const Material& m) const {
@@ -172,6 +190,7 @@ private:
             s.index = std::make_unique<SliceIndex<R>>(s.m);
             s.val.assign(s.index->size(), kUnknown);
             s.cnt.assign(s.index->size(), 0);
+            s.captures.assign((s.index->size() + 63) / 64, 0);
         }
         distances_ = wants_distances(u.first);
         max_level_.store(0);
@@ -230,6 +249,8 @@ private:
             s.val[i] = 2;  // lost: no legal move
             return;
         }
+        // Chunks are multiples of 64 positions, so no other thread writes this word.
+        if (list[0].is_capture()) s.captures[i / 64] |= std::uint64_t(1) << (i % 64);
         int inside = 0;
         bool any_out = false;
         Value best;
@@ -308,9 +329,9 @@ private:
             y.pieces[1] ^= from | to;
             if (king) y.kings ^= from | to;
             y.side = Color::kBlack;
-            if (has_capture(y)) return;  // Black would have had to capture
             const Position<R> w = flip(y);
             const std::uint64_t j = t.index->index(w);
+            if ((t.captures[j / 64] >> (j % 64)) & 1) return;  // Black would have had to capture
             std::atomic_ref<std::uint8_t> cell(t.val[j]);
             if (lost) {
                 // Black moves onto a position White has lost: Black wins in level + 1.
@@ -391,18 +412,8 @@ private:
             h.distances = distances_;
             h.block_positions = 1 << 16;
             const std::uint64_t n = s.val.size();
-            // Which positions must capture (their codes are filled for compression).
-            std::vector<std::uint64_t> captures((n + 63) / 64, 0);
-            std::atomic<std::uint64_t> next{0};
-            parallel([&] {
-                for (std::uint64_t b; (b = next.fetch_add(kChunk)) < n;)
-                    s.index->for_each_in(b, std::min(n, b + kChunk),
-                                         [&](std::uint64_t i, const Position<R>& p) {
-                                             if (has_capture(p))
-                                                 captures[i / 64] |= std::uint64_t(1) << (i % 64);
-                                         });
-            });
-            std::vector<std::uint8_t> codes(n);
+            const std::vector<std::uint64_t>& captures = s.captures;
+            std::vector<std::uint8_t> codes(n), exact(n);
             std::uint8_t previous = 0;
             for (std::uint64_t i = 0; i < n; ++i) {
                 const std::uint8_t v = s.val[i];
@@ -422,14 +433,19 @@ private:
                 } else {
                     ++h.draws;
                 }
+                exact[i] = c;
                 if ((captures[i / 64] >> (i % 64)) & 1) c = previous;
                 codes[i] = previous = c;
             }
             std::vector<std::uint8_t>().swap(s.val);
             std::vector<std::uint8_t>().swap(s.cnt);
+            std::vector<std::uint64_t>().swap(s.captures);
             tables_.forget(s.m);
             write_table(path_of(s.m), h, codes, opt_.threads);
-            tables_.add_resident(s.m, std::move(codes), distances_);
+            std::vector<std::uint8_t>().swap(codes);
+            // Held with the true values of capture positions, so that the units built on this
+            // one read them rather than search the captures (the same values).
+            tables_.add_resident(s.m, std::move(exact), distances_, true);
         }
     }
 
@@ -449,7 +465,7 @@ private:
     }
 
     std::string checkpoint_name(const Unit& u) const {
-        return std::string("dambit-egtb-checkpoint 2 ") + std::string(R::kName) + " " +
+        return std::string("dambit-egtb-checkpoint 3 ") + std::string(R::kName) + " " +
                u.first.code() + " " + u.second.code() + (distances_ ? " dtw" : " wld");
     }
 
@@ -476,6 +492,7 @@ private:
         for (const Slice& s : slices) {
             put(s.val.data(), s.val.size());
             put(s.cnt.data(), s.cnt.size());
+            put(s.captures.data(), s.captures.size() * 8);
         }
         const std::uint64_t sum = XXH64_digest(h);
         XXH64_freeState(h);
@@ -515,6 +532,7 @@ private:
         for (Slice& s : slices) {
             get(s.val.data(), s.val.size());
             get(s.cnt.data(), s.cnt.size());
+            get(s.captures.data(), s.captures.size() * 8);
         }
         std::uint64_t sum = 0;
         const std::uint64_t digest = XXH64_digest(h);
@@ -526,6 +544,7 @@ private:
             for (Slice& s : slices) {
                 std::fill(s.val.begin(), s.val.end(), kUnknown);
                 std::fill(s.cnt.begin(), s.cnt.end(), 0);
+                std::fill(s.captures.begin(), s.captures.end(), 0);
             }
             std::remove(path.c_str());
             return false;

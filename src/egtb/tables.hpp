@@ -36,6 +36,10 @@ public:
     // Throws MissingTable for a position whose slice has no table, TableError for a damaged file.
     Value probe(const Position<R>& p) {
         if (!p.us()) return Value::loss(0);  // the side to move has no piece left: it has lost
+        const Position<R> w = p.side == Color::kWhite ? p : flip(p);
+        Slot* exact = fast_[key(material_of(w))].load(std::memory_order_acquire);
+        if (exact && exact->exact)  // every value true, capture positions' too
+            return decode(exact->resident[exact->index.index(w)], exact->distances);
         if (has_capture(p)) {
             MoveList<G> list;
             generate<R>(p, list);
@@ -98,10 +102,13 @@ public:
         std::lock_guard<std::mutex> g(lock_);
         if (s.resident.empty()) s.resident = s.file->read_all(threads);
     }
-    void add_resident(const Material& m, std::vector<std::uint8_t> codes, bool distances) {
+    // `exact`: the codes of capture positions are their true values, not the files' filler.
+    void add_resident(const Material& m, std::vector<std::uint8_t> codes, bool distances,
+                      bool exact = false) {
         std::lock_guard<std::mutex> g(lock_);
         auto p = std::make_unique<Slot>(m, nullptr, distances);
         p->resident = std::move(codes);
+        p->exact = exact;
         fast_[key(m)].store(p.get());
         slots_[key(m)] = std::move(p);
     }
@@ -133,7 +140,17 @@ public:
     void forget(const Material& m) {
         std::lock_guard<std::mutex> g(lock_);
         fast_[key(m)].store(nullptr);
-        slots_.erase(key(m));
+        const auto it = slots_.find(key(m));
+        if (it == slots_.end()) return;
+        {
+            std::lock_guard<std::mutex> c(cache_lock_);
+            std::erase_if(cached_, [&](const auto& b) {
+                if (b->owner != it->second.get()) return false;
+                cache_bytes_ -= b->codes.size();
+                return true;
+            });
+        }
+        slots_.erase(it);
     }
 
 private:
@@ -144,7 +161,8 @@ private:
         std::unique_ptr<TableFile> file;
         bool distances;
         std::vector<std::uint8_t> resident;  // every code, when held in memory
-        std::uint32_t id = 0;
+        bool exact = false;                  // resident codes true for capture positions too
+        std::vector<void*> blocks;           // its cached blocks (Cached*), by number
     };
     static constexpr std::uint32_t kKeys = 1 << 16;
     static std::uint32_t key(const Material& m) {
@@ -174,46 +192,63 @@ private:
         const bool d = file->header().distances;
         auto& p = slots_[k];
         p = std::make_unique<Slot>(m, std::move(file), d);
-        p->id = next_id_++;
+        p->blocks.assign(p->file->header().blocks, nullptr);
         fast_[k].store(p.get(), std::memory_order_release);
         return *p;
     }
 
+    // A block held in the cache; the cache's clock hand passes over them (second chance: a block
+    // read since the hand last passed is kept one more round).
+    struct Cached {
+        std::vector<std::uint8_t> codes;
+        Slot* owner;
+        std::uint32_t block;
+        bool referenced;
+    };
+
     std::uint8_t cached_code(Slot& s, std::uint64_t i) {
         const std::uint32_t bp = s.file->header().block_positions;
         const auto block = std::uint32_t(i / bp);
-        const std::uint64_t k = std::uint64_t(s.id) << 32 | block;
-        std::lock_guard<std::mutex> g(cache_lock_);
-        auto it = cache_.find(k);
-        if (it == cache_.end()) {
-            auto codes = s.file->read_block(block);
-            cache_bytes_ += codes.size();
-            lru_.push_front({k, std::move(codes)});
-            it = cache_.emplace(k, lru_.begin()).first;
-            while (cache_bytes_ > cache_limit_ && lru_.size() > 1) {
-                cache_bytes_ -= lru_.back().codes.size();
-                cache_.erase(lru_.back().key);
-                lru_.pop_back();
+        {
+            std::lock_guard<std::mutex> g(cache_lock_);
+            if (auto* c = static_cast<Cached*>(s.blocks[block])) {
+                c->referenced = true;
+                return c->codes[std::size_t(i % bp)];
             }
-        } else if (it->second != lru_.begin()) {
-            lru_.splice(lru_.begin(), lru_, it->second);
         }
-        return it->second->codes[std::size_t(i % bp)];
+        // A miss: read and decompress the block without holding the lock, then file it.
+        auto codes = s.file->read_block(block);
+        const std::uint8_t code = codes[std::size_t(i % bp)];
+        std::lock_guard<std::mutex> g(cache_lock_);
+        if (s.blocks[block]) return code;  // another thread filed it meanwhile
+        cache_bytes_ += codes.size();
+        auto c = std::make_unique<Cached>(Cached{std::move(codes), &s, block, true});
+        s.blocks[block] = c.get();
+        cached_.push_back(std::move(c));
+        while (cache_bytes_ > cache_limit_ && cached_.size() > 1) {
+            hand_ %= cached_.size();
+            Cached& victim = *cached_[hand_];
+            if (victim.referenced) {
+                victim.referenced = false;
+                ++hand_;
+                continue;
+            }
+            cache_bytes_ -= victim.codes.size();
+            victim.owner->blocks[victim.block] = nullptr;
+            cached_[hand_] = std::move(cached_.back());
+            cached_.pop_back();
+        }
+        return code;
     }
 
-    struct Block {
-        std::uint64_t key;
-        std::vector<std::uint8_t> codes;
-    };
     std::string dir_;
     std::mutex lock_;
     std::unordered_map<std::uint32_t, std::unique_ptr<Slot>> slots_;
     std::vector<std::atomic<Slot*>> fast_;
-    std::uint32_t next_id_ = 1;
     std::mutex cache_lock_;
     std::size_t cache_limit_, cache_bytes_ = 0;
-    std::list<Block> lru_;
-    std::unordered_map<std::uint64_t, typename std::list<Block>::iterator> cache_;
+    std::vector<std::unique_ptr<Cached>> cached_;
+    std::size_t hand_ = 0;
 };
 
 }  // namespace dambit::egtb

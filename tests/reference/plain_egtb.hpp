@@ -29,6 +29,7 @@ public:
         Position<R> p;
         p.pieces = {0, 0};
         p.kings = 0;
+        number_.reserve(std::size_t(1) << 22);
         place(p, 1, max_pieces);
         // Successors, by number; -1 stands for a position whose side to move has no piece (lost).
         succ_begin_.push_back(0);
