@@ -238,7 +238,9 @@ TEST_CASE("egtb: English king against king", "[egtb]") {
 }
 
 // The published longest wins of solve-reference.md: with distance tables to 4 pieces, each row
-// has exactly its distance, and no position of its slice (White to move) has a longer win.
+// has exactly its distance, and no position of its slice (White to move) has a longer win. (The
+// file's last row, "David & Goliath", is a famous position of a slice listed earlier, not its
+// longest win: only its distance is checked.)
 TEST_CASE("egtb: International distances equal the published longest wins", "[egtb][slow]") {
     TempDir dir("international4");
     build<International>(dir.str(), 4, 4);
@@ -246,7 +248,8 @@ TEST_CASE("egtb: International distances equal the published longest wins", "[eg
     std::ifstream rows(std::string(DAMBIT_SOURCE_DIR) + "/bench/solve-international.txt");
     REQUIRE(rows);
     std::string line;
-    int checked = 0;
+    int checked = 0, longest = 0;
+    std::vector<Material> seen;
     while (std::getline(rows, line)) {
         if (line.empty() || line[0] == '#') continue;
         const auto tab = line.find('\t');
@@ -256,11 +259,15 @@ TEST_CASE("egtb: International distances equal the published longest wins", "[eg
         INFO(fen);
         CHECK(tables.probe(p) == Value::win(plies));
         const Material m = material_of(p);
+        ++checked;
+        if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+        seen.push_back(m);
         const TableFile file(dir.str() + "/" + table_file_name("international", m), "");
         CHECK(file.header().longest_win == plies);
-        ++checked;
+        ++longest;
     }
     CHECK(checked == 42);
+    CHECK(longest == 41);
 }
 
 // Where the solver proves a result, the tables say the same (random quiet positions of 3 pieces,
