@@ -1,5 +1,6 @@
-// Explicit instantiation: each variant's templates are compiled once, in
-// src/instances/<variant>.cpp, instead of in every file that uses them.
+// Explicit instantiation: each variant's templates are compiled once, in the variant's instance
+// file (CMake makes one per variant from src/instances/instance.cpp.in), instead of in every file
+// that uses them.
 //
 // Every other file sees `extern template` declarations (DAMBIT_EXTERN is `extern`) and calls the
 // compiled copies. An instance file defines DAMBIT_INSTANTIATE_<SUBSYSTEM> before its includes, so

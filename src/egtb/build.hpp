@@ -41,6 +41,7 @@
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
 #include "egtb/material.hpp"
+#include "egtb/parallel.hpp"
 #include "egtb/tables.hpp"
 #include "egtb/value.hpp"
 
@@ -558,21 +559,7 @@ private:
 
     template <class F>
     void parallel(F&& work) {
-        std::vector<std::thread> pool;
-        std::exception_ptr error;
-        std::mutex lock;
-        auto guarded = [&] {
-            try {
-                work();
-            } catch (...) {
-                std::lock_guard<std::mutex> g(lock);
-                if (!error) error = std::current_exception();
-            }
-        };
-        for (int t = 1; t < std::max(1, opt_.threads); ++t) pool.emplace_back(guarded);
-        guarded();
-        for (auto& t : pool) t.join();
-        if (error) std::rethrow_exception(error);
+        run_parallel(opt_.threads, std::forward<F>(work));
     }
 
     BuildOptions opt_;

@@ -13,6 +13,7 @@
 #include "egtb/build.hpp"
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
+#include "egtb/parallel.hpp"
 #include "egtb/tables.hpp"
 
 namespace dambit::egtb {
@@ -100,21 +101,7 @@ void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::
         }
         checked += mine;
     };
-    std::vector<std::thread> pool;
-    std::exception_ptr error;
-    auto guarded = [&] {
-        try {
-            work();
-        } catch (...) {
-            std::lock_guard<std::mutex> g(lock);
-            if (!error) error = std::current_exception();
-            next = index.size();
-        }
-    };
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(guarded);
-    guarded();
-    for (auto& t : pool) t.join();
-    if (error) std::rethrow_exception(error);
+    run_parallel(threads, work, [&] { next = index.size(); });
     rep.checked = checked;
     rep.errors = errors;
 }

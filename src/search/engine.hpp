@@ -2,7 +2,7 @@
 //
 // The engine never prints; the command line, Hub and DXP front ends turn its reports into text.
 // This header declares the API only: the search itself is compiled once per variant in
-// src/search/instances/ (search/engine_impl.hpp), so a front end that includes this header
+// src/instances/ (search/engine_impl.hpp), so a front end that includes this header
 // compiles none of it.
 #pragma once
 

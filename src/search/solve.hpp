@@ -52,7 +52,7 @@ template <class R>
 class ProofSearch;
 
 // The solver's API; the proof search itself (search/solve_impl.hpp) is compiled once per variant in
-// src/search/instances/.
+// src/instances/.
 template <class R>
 class Solver {
     using G = typename R::Geometry;
