@@ -64,7 +64,8 @@ struct Settings {
 Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     Settings out;
     std::string rest;
-    for (const auto& token : notation_detail::split(args.get_or(name, ""), ',')) {
+    const std::string text = args.get_or(name, "");
+    for (const auto& token : notation_detail::split(text, ',')) {
         if (token == "egtb=on" || token == "egtb=off") {
             if (!args.has("egtb"))
                 throw cli::UsageError(std::string("--") + name + ": the setting '" +

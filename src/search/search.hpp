@@ -244,9 +244,10 @@ private:
     Score evaluate(const Position<R>& p) const {
         return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
     }
-    // Whether p is inside the endgame tables (the caller knows it has no capture to make).
+    // Whether p is inside the endgame tables (the caller knows it has no capture to make). A
+    // side with no piece left is not: the search's own no-move rule scores it.
     bool in_tables(const Position<R>& p) const {
-        return s_.table_pieces && popcount(p.occupied()) <= s_.table_pieces;
+        return s_.table_pieces && popcount(p.occupied()) <= s_.table_pieces && p.us() && p.them();
     }
     // The tables' value of p (no capture to make) as a score at `ply`: a proven result, by
     // distance from the root where the table has distances.

@@ -348,7 +348,8 @@ private:
     // What the endgame tables know of win(p, n) (n odd) or lose(p, n) (n even): true or false
     // when they decide it, nothing when p is outside them or the distance is not stored.
     std::optional<bool> table_answer(const Position<R>& p, int n, bool asking_win) {
-        if (!table_pieces_ || popcount(p.occupied()) > table_pieces_) return std::nullopt;
+        if (!table_pieces_ || popcount(p.occupied()) > table_pieces_ || !p.them())
+            return std::nullopt;
         const egtb::Value v = tables_->probe(p);
         const egtb::Outcome want = asking_win ? egtb::Outcome::kWin : egtb::Outcome::kLoss;
         if (v.outcome != want) return false;
