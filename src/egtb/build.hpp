@@ -179,6 +179,12 @@ private:
         }
         tables_.release_except(resident);
         for (const Material& d : resident) tables_.make_resident(d, opt_.threads);
+        // Slices read from their files (kept from an earlier run) hold filler for their capture
+        // positions: resolve those once, fewer pieces first, rather than search the captures at
+        // every read of the initialisation.
+        std::sort(resident.begin(), resident.end(),
+                  [](const Material& a, const Material& b) { return a.pieces() < b.pieces(); });
+        for (const Material& d : resident) tables_.make_exact(d, opt_.threads);
 
         std::vector<Slice> slices(u.symmetric() ? 1 : 2);
         slices[0].m = u.first;

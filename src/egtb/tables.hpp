@@ -3,10 +3,13 @@
 // search, as the files leave capture positions out.
 #pragma once
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -17,6 +20,7 @@
 #include "core/movegen.hpp"
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
+#include "egtb/parallel.hpp"
 #include "egtb/value.hpp"
 
 namespace dambit::egtb {
@@ -29,6 +33,11 @@ public:
     // Tables of the files in `dir`, with a block cache of `cache_megabytes`.
     Tables(std::string dir, std::size_t cache_megabytes)
         : dir_(std::move(dir)), fast_(kKeys), cache_limit_(cache_megabytes << 20) {}
+    Tables(const Tables&) = delete;
+    Tables& operator=(const Tables&) = delete;
+    ~Tables() {
+        for (void* c : chunks_) std::free(c);
+    }
 
     const std::string& dir() const { return dir_; }
 
@@ -102,6 +111,24 @@ public:
         std::lock_guard<std::mutex> g(lock_);
         if (s.resident.empty()) s.resident = s.file->read_all(threads);
     }
+    // Gives a resident slice's capture positions their true values (a search over the captures
+    // into smaller slices, each once) in place of the file's filler, so that later probes of
+    // them read one byte. The slices it reaches should be exact already (fewer pieces first).
+    void make_exact(const Material& m, int threads = 1) {
+        Slot& s = slot(m);
+        if (s.exact || s.resident.empty()) return;
+        const std::uint64_t n = s.resident.size();
+        constexpr std::uint64_t kChunk = 1 << 14;
+        std::atomic<std::uint64_t> next{0};
+        run_parallel(threads, [&] {
+            for (std::uint64_t begin; (begin = next.fetch_add(kChunk)) < n;)
+                for (std::uint64_t i = begin; i < std::min(n, begin + kChunk); ++i) {
+                    const Position<R> p = s.index.position(i);
+                    if (has_capture(p)) s.resident[i] = encode(probe(p), s.distances);
+                }
+        });
+        s.exact = true;
+    }
     // `exact`: the codes of capture positions are their true values, not the files' filler.
     void add_resident(const Material& m, std::vector<std::uint8_t> codes, bool distances,
                       bool exact = false) {
@@ -126,6 +153,7 @@ public:
                     continue;
                 }
                 std::vector<std::uint8_t>().swap(s->resident);
+                s->exact = false;
             }
         }
     }
@@ -144,9 +172,9 @@ public:
         if (it == slots_.end()) return;
         {
             std::lock_guard<std::mutex> c(cache_lock_);
-            std::erase_if(cached_, [&](const auto& b) {
-                if (b->owner != it->second.get()) return false;
-                cache_bytes_ -= b->codes.size();
+            std::erase_if(cached_, [&](Cached& b) {
+                if (b.owner != it->second.get()) return false;
+                drop(b);
                 return true;
             });
         }
@@ -162,7 +190,8 @@ private:
         bool distances;
         std::vector<std::uint8_t> resident;  // every code, when held in memory
         bool exact = false;                  // resident codes true for capture positions too
-        std::vector<void*> blocks;           // its cached blocks (Cached*), by number
+        std::vector<std::uint8_t*> blocks;   // its cached blocks' codes, by number
+        std::vector<std::uint8_t> referenced;  // a cached block read since the hand passed
     };
     static constexpr std::uint32_t kKeys = 1 << 16;
     static std::uint32_t key(const Material& m) {
@@ -193,27 +222,60 @@ private:
         auto& p = slots_[k];
         p = std::make_unique<Slot>(m, std::move(file), d);
         p->blocks.assign(p->file->header().blocks, nullptr);
+        p->referenced.assign(p->file->header().blocks, 0);
         fast_[k].store(p.get(), std::memory_order_release);
         return *p;
     }
 
-    // A block held in the cache; the cache's clock hand passes over them (second chance: a block
-    // read since the hand last passed is kept one more round).
+    // A block held in the cache: its codes live in a frame of the cache's arena (or on the heap
+    // when a file's blocks are larger than a frame). The clock hand passes over them (second
+    // chance: a block read since the hand last passed is kept one more round).
     struct Cached {
-        std::vector<std::uint8_t> codes;
+        std::uint8_t* codes;
+        std::size_t bytes;
+        std::vector<std::uint8_t> heap;  // the codes, when they are not in a frame
         Slot* owner;
         std::uint32_t block;
-        bool referenced;
     };
+
+    // A probe that hits the cache reads one pointer (the slot's block array, small and hot) and
+    // then the byte: two dependent loads. The frames are 64 KiB in 32 MiB chunks on huge pages
+    // where the system gives them, so random probes over gigabytes of cached blocks miss the
+    // processor's data cache but rarely its address translation cache.
+    static constexpr std::size_t kFrameBytes = std::size_t(1) << 16;
+    static constexpr std::size_t kChunkBytes = std::size_t(32) << 20;
+    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+    std::uint8_t* new_frame() {
+        if (free_frames_.empty()) {
+            void* chunk = std::aligned_alloc(kHugePage, kChunkBytes);
+            if (!chunk) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+            madvise(chunk, kChunkBytes, MADV_HUGEPAGE);
+#endif
+            chunks_.push_back(chunk);
+            for (std::size_t k = kChunkBytes / kFrameBytes; k-- > 0;)
+                free_frames_.push_back(static_cast<std::uint8_t*>(chunk) + k * kFrameBytes);
+        }
+        std::uint8_t* frame = free_frames_.back();
+        free_frames_.pop_back();
+        return frame;
+    }
+    // Takes a block out of the cache (cache_lock_ held).
+    void drop(Cached& c) {
+        cache_bytes_ -= c.bytes;
+        c.owner->blocks[c.block] = nullptr;
+        if (c.heap.empty()) free_frames_.push_back(c.codes);
+    }
 
     std::uint8_t cached_code(Slot& s, std::uint64_t i) {
         const std::uint32_t bp = s.file->header().block_positions;
         const auto block = std::uint32_t(i / bp);
         {
             std::lock_guard<std::mutex> g(cache_lock_);
-            if (auto* c = static_cast<Cached*>(s.blocks[block])) {
-                c->referenced = true;
-                return c->codes[std::size_t(i % bp)];
+            if (const std::uint8_t* codes = s.blocks[block]) {
+                s.referenced[block] = 1;
+                return codes[std::size_t(i % bp)];
             }
         }
         // A miss: read and decompress the block without holding the lock, then file it.
@@ -221,21 +283,28 @@ private:
         const std::uint8_t code = codes[std::size_t(i % bp)];
         std::lock_guard<std::mutex> g(cache_lock_);
         if (s.blocks[block]) return code;  // another thread filed it meanwhile
-        cache_bytes_ += codes.size();
-        auto c = std::make_unique<Cached>(Cached{std::move(codes), &s, block, true});
-        s.blocks[block] = c.get();
+        Cached c{nullptr, codes.size(), {}, &s, block};
+        if (codes.size() <= kFrameBytes) {
+            c.codes = new_frame();
+            std::copy(codes.begin(), codes.end(), c.codes);
+        } else {
+            c.heap = std::move(codes);
+            c.codes = c.heap.data();
+        }
+        cache_bytes_ += c.bytes;
+        s.blocks[block] = c.codes;
+        s.referenced[block] = 1;
         cached_.push_back(std::move(c));
         while (cache_bytes_ > cache_limit_ && cached_.size() > 1) {
             hand_ %= cached_.size();
-            Cached& victim = *cached_[hand_];
-            if (victim.referenced) {
-                victim.referenced = false;
+            Cached& victim = cached_[hand_];
+            if (victim.owner->referenced[victim.block]) {
+                victim.owner->referenced[victim.block] = 0;
                 ++hand_;
                 continue;
             }
-            cache_bytes_ -= victim.codes.size();
-            victim.owner->blocks[victim.block] = nullptr;
-            cached_[hand_] = std::move(cached_.back());
+            drop(victim);
+            if (&victim != &cached_.back()) victim = std::move(cached_.back());
             cached_.pop_back();
         }
         return code;
@@ -247,8 +316,10 @@ private:
     std::vector<std::atomic<Slot*>> fast_;
     std::mutex cache_lock_;
     std::size_t cache_limit_, cache_bytes_ = 0;
-    std::vector<std::unique_ptr<Cached>> cached_;
+    std::vector<Cached> cached_;
     std::size_t hand_ = 0;
+    std::vector<void*> chunks_;               // the arena of frames
+    std::vector<std::uint8_t*> free_frames_;  // frames not holding a block
 };
 
 }  // namespace dambit::egtb
