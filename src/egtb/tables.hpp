@@ -122,10 +122,11 @@ public:
         std::atomic<std::uint64_t> next{0};
         run_parallel(threads, [&] {
             for (std::uint64_t begin; (begin = next.fetch_add(kChunk)) < n;)
-                for (std::uint64_t i = begin; i < std::min(n, begin + kChunk); ++i) {
-                    const Position<R> p = s.index.position(i);
-                    if (has_capture(p)) s.resident[i] = encode(probe(p), s.distances);
-                }
+                s.index.for_each_in(begin, std::min(n, begin + kChunk),
+                                    [&](std::uint64_t i, const Position<R>& p) {
+                                        if (has_capture(p))
+                                            s.resident[i] = encode(probe(p), s.distances);
+                                    });
         });
         s.exact = true;
     }
