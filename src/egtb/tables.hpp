@@ -285,7 +285,8 @@ private:
         std::lock_guard<std::mutex> g(cache_lock_);
         if (s.blocks[block]) return code;  // another thread filed it meanwhile
         Cached c{nullptr, codes.size(), {}, &s, block};
-        if (codes.size() <= kFrameBytes) {
+        if (codes.size() <= kFrameBytes) {  // a whole frame counts against the limit
+            c.bytes = kFrameBytes;
             c.codes = new_frame();
             std::copy(codes.begin(), codes.end(), c.codes);
         } else {
