@@ -191,8 +191,10 @@ private:
         bool distances;
         std::vector<std::uint8_t> resident;  // every code, when held in memory
         bool exact = false;                  // resident codes true for capture positions too
-        std::vector<std::uint8_t*> blocks;   // its cached blocks' codes, by number
-        std::vector<std::uint8_t> referenced;  // a cached block read since the hand passed
+        // Its cached blocks, by number: the frame's address with a 16-bit tag in its low bits
+        // (frames are 64 KiB aligned), or 0; read without a lock (see cached_code).
+        std::unique_ptr<std::atomic<std::uintptr_t>[]> blocks;
+        std::unique_ptr<std::atomic<std::uint8_t>[]> referenced;  // read since the hand passed
     };
     static constexpr std::uint32_t kKeys = 1 << 16;
     static std::uint32_t key(const Material& m) {
@@ -222,25 +224,29 @@ private:
         const bool d = file->header().distances;
         auto& p = slots_[k];
         p = std::make_unique<Slot>(m, std::move(file), d);
-        p->blocks.assign(p->file->header().blocks, nullptr);
-        p->referenced.assign(p->file->header().blocks, 0);
+        if (p->file->header().block_positions > kFrameBytes)
+            throw TableError(path + ": blocks of " +
+                             std::to_string(p->file->header().block_positions) +
+                             " positions, more than this program reads (65536)");
+        p->blocks = std::make_unique<std::atomic<std::uintptr_t>[]>(p->file->header().blocks);
+        p->referenced = std::make_unique<std::atomic<std::uint8_t>[]>(p->file->header().blocks);
         fast_[k].store(p.get(), std::memory_order_release);
         return *p;
     }
 
-    // A block held in the cache: its codes live in a frame of the cache's arena (or on the heap
-    // when a file's blocks are larger than a frame). The clock hand passes over them (second
-    // chance: a block read since the hand last passed is kept one more round).
+    // A block held in the cache, in a frame of the cache's arena. The clock hand passes over
+    // them (second chance: a block read since the hand last passed is kept one more round).
     struct Cached {
         std::uint8_t* codes;
-        std::size_t bytes;
-        std::vector<std::uint8_t> heap;  // the codes, when they are not in a frame
         Slot* owner;
         std::uint32_t block;
     };
 
-    // A probe that hits the cache reads one pointer (the slot's block array, small and hot) and
-    // then the byte: two dependent loads. The frames are 64 KiB in 32 MiB chunks on huge pages
+    // A probe that hits the cache takes no lock: it reads the slot's entry for the block (a
+    // small, hot array), the byte, and the entry again, like a sequence lock: a block is taken
+    // out by clearing its entry before its frame is written again, so a byte read from a frame
+    // being reused is seen to be stale and the probe takes the locked path. Without a lock, the
+    // misses of successive probes overlap. The frames are 64 KiB in 32 MiB chunks on huge pages
     // where the system gives them, so random probes over gigabytes of cached blocks miss the
     // processor's data cache but rarely its address translation cache.
     static constexpr std::size_t kFrameBytes = std::size_t(1) << 16;
@@ -262,54 +268,57 @@ private:
         free_frames_.pop_back();
         return frame;
     }
-    // Takes a block out of the cache (cache_lock_ held).
+    // Takes a block out of the cache (cache_lock_ held). The frame is written again only after
+    // the release fence of new_frame's caller.
     void drop(Cached& c) {
-        cache_bytes_ -= c.bytes;
-        c.owner->blocks[c.block] = nullptr;
-        if (c.heap.empty()) free_frames_.push_back(c.codes);
+        cache_bytes_ -= kFrameBytes;
+        c.owner->blocks[c.block].store(0, std::memory_order_relaxed);
+        free_frames_.push_back(c.codes);
     }
 
     std::uint8_t cached_code(Slot& s, std::uint64_t i) {
         const std::uint32_t bp = s.file->header().block_positions;
         const auto block = std::uint32_t(i / bp);
-        {
-            std::lock_guard<std::mutex> g(cache_lock_);
-            if (const std::uint8_t* codes = s.blocks[block]) {
-                s.referenced[block] = 1;
-                return codes[std::size_t(i % bp)];
+        const std::size_t offset = std::size_t(i % bp);
+        if (const std::uintptr_t e = s.blocks[block].load(std::memory_order_acquire)) {
+            const std::uint8_t code =
+                std::atomic_ref<std::uint8_t>(frame_of(e)[offset]).load(std::memory_order_relaxed);
+            std::atomic_thread_fence(std::memory_order_acquire);
+            if (s.blocks[block].load(std::memory_order_relaxed) == e) {
+                s.referenced[block].store(1, std::memory_order_relaxed);
+                return code;
             }
         }
         // A miss: read and decompress the block without holding the lock, then file it.
         auto codes = s.file->read_block(block);
-        const std::uint8_t code = codes[std::size_t(i % bp)];
+        const std::uint8_t code = codes[offset];
         std::lock_guard<std::mutex> g(cache_lock_);
-        if (s.blocks[block]) return code;  // another thread filed it meanwhile
-        Cached c{nullptr, codes.size(), {}, &s, block};
-        if (codes.size() <= kFrameBytes) {  // a whole frame counts against the limit
-            c.bytes = kFrameBytes;
-            c.codes = new_frame();
-            std::copy(codes.begin(), codes.end(), c.codes);
-        } else {
-            c.heap = std::move(codes);
-            c.codes = c.heap.data();
-        }
-        cache_bytes_ += c.bytes;
-        s.blocks[block] = c.codes;
-        s.referenced[block] = 1;
-        cached_.push_back(std::move(c));
-        while (cache_bytes_ > cache_limit_ && cached_.size() > 1) {
+        if (s.blocks[block].load(std::memory_order_relaxed)) return code;  // filed meanwhile
+        // Make room first, so that the frames of the blocks taken out can be used at once.
+        while (cache_bytes_ + kFrameBytes > cache_limit_ && !cached_.empty()) {
             hand_ %= cached_.size();
             Cached& victim = cached_[hand_];
-            if (victim.owner->referenced[victim.block]) {
-                victim.owner->referenced[victim.block] = 0;
+            if (victim.owner->referenced[victim.block].exchange(0, std::memory_order_relaxed)) {
                 ++hand_;
                 continue;
             }
             drop(victim);
-            if (&victim != &cached_.back()) victim = std::move(cached_.back());
+            if (&victim != &cached_.back()) victim = cached_.back();
             cached_.pop_back();
         }
+        std::uint8_t* frame = new_frame();
+        // The entries cleared above are visible before the frame is written (sequence lock).
+        std::atomic_thread_fence(std::memory_order_release);
+        std::copy(codes.begin(), codes.end(), frame);
+        cache_bytes_ += kFrameBytes;
+        cached_.push_back(Cached{frame, &s, block});
+        s.referenced[block].store(1, std::memory_order_relaxed);
+        s.blocks[block].store(reinterpret_cast<std::uintptr_t>(frame) | (++tag_ & 0xffff),
+                              std::memory_order_release);
         return code;
+    }
+    static std::uint8_t* frame_of(std::uintptr_t entry) {
+        return reinterpret_cast<std::uint8_t*>(entry & ~std::uintptr_t(kFrameBytes - 1));
     }
 
     std::string dir_;
@@ -322,6 +331,7 @@ private:
     std::size_t hand_ = 0;
     std::vector<void*> chunks_;               // the arena of frames
     std::vector<std::uint8_t*> free_frames_;  // frames not holding a block
+    std::uintptr_t tag_ = 0;                  // told apart successive uses of a frame
 };
 
 }  // namespace dambit::egtb
