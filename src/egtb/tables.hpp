@@ -221,13 +221,13 @@ private:
         if (!(file->header().material == m) ||
             file->header().positions != SliceIndex<R>(m).size())
             throw TableError(path + ": holds another slice than its name says");
+        if (file->header().block_positions > kFrameBytes)
+            throw TableError(path + ": blocks of " +
+                             std::to_string(file->header().block_positions) +
+                             " positions, more than this program reads (65536)");
         const bool d = file->header().distances;
         auto& p = slots_[k];
         p = std::make_unique<Slot>(m, std::move(file), d);
-        if (p->file->header().block_positions > kFrameBytes)
-            throw TableError(path + ": blocks of " +
-                             std::to_string(p->file->header().block_positions) +
-                             " positions, more than this program reads (65536)");
         p->blocks = std::make_unique<std::atomic<std::uintptr_t>[]>(p->file->header().blocks);
         p->referenced = std::make_unique<std::atomic<std::uint8_t>[]>(p->file->header().blocks);
         fast_[k].store(p.get(), std::memory_order_release);
