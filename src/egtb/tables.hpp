@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -61,12 +60,15 @@ public:
             }
             return best;
         }
-        return stored(p);
+        return stored_white(w);
     }
 
     // The stored value of p, which must not have a capture for its side to move.
     Value stored(const Position<R>& p) {
-        const Position<R> w = p.side == Color::kWhite ? p : flip(p);
+        return stored_white(p.side == Color::kWhite ? p : flip(p));
+    }
+    // The same for w, White to move (the tables' side).
+    Value stored_white(const Position<R>& w) {
         Slot& s = slot(material_of(w));
         const std::uint64_t i = s.index.index(w);
         return decode(s.resident.empty() ? cached_code(s, i) : s.resident[i], s.distances);
