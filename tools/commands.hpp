@@ -12,5 +12,7 @@ int solve_command(int argc, char** argv);
 int match_command(int argc, char** argv);
 int show_command(int argc, char** argv);
 int egtb_command(int argc, char** argv);
+int hub_command(int argc, char** argv);
+int dxp_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -28,6 +28,8 @@ const Subcommand kSubcommands[] = {
     {"solve", dambit::solve_command, "prove a forced win or loss and print the shortest line"},
     {"match", dambit::match_command, "self-play match between two engine settings, with Elo"},
     {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
+    {"hub", dambit::hub_command, "engine for GUIs over the Hub protocol (standard input/output)"},
+    {"dxp", dambit::dxp_command, "play over DXP (DamExchange, TCP) as initiator or follower"},
 };
 
 // Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and
