@@ -1,9 +1,59 @@
-// dambit hub: placeholder until the Hub front end lands.
+// dambit hub: the Hub protocol on standard input and output (src/protocol/hub_server.hpp).
+#include <cstdio>
+#include <iostream>
+
 #include "cli.hpp"
 #include "commands.hpp"
+#include "protocol/hub_server.hpp"
+#include "protocol/hub_text.hpp"
 
 namespace dambit {
+namespace {
 
-int hub_command(int, char**) { throw cli::UsageError("not built yet"); }
+constexpr const char* kHelp =
+    "usage: dambit hub [--variant V] [--hash MB] [--threads T] [--egtb DIR [--egtb-cache MB]]\n"
+    "         [--multipv K]\n"
+    "\n"
+    "Speaks the Hub protocol (version 2, Scan 3.1's protocol.txt) on standard input and output,\n"
+    "for the Hub GUI and clients such as pydraughts and lidraughts-bot. The options set the\n"
+    "parameters' values before the client's set-param lines; the engine announces them after\n"
+    "'hub' (variant, hash, threads, egtb, egtb-cache, multipv). Positions are 'W' or 'B' and one\n"
+    "character per square (w b W B e); on 8x8 dambit speaks pydraughts's dialect (README, Hub\n"
+    "and DXP). A bad line gets 'error message=\"...\"' and the engine serves on; 'quit' or the\n"
+    "end of the input ends it.\n"
+    "\n"
+    "  --variant V        international (default; 'normal' as Scan names it), russian, czech,\n"
+    "                     brazilian, pool, english\n"
+    "  --hash MB          transposition table (default 64)\n"
+    "  --threads T        search threads (default 1)\n"
+    DAMBIT_TABLES_HELP
+    "  --multipv K        lines per iteration in the info lines (default 1)\n"
+    "\n"
+    "example:  printf 'hub\\ninit\\npos\\nlevel move-time=0.5\\ngo think\\n' | dambit hub\n";
+
+}  // namespace
+
+int hub_command(int argc, char** argv) {
+    const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv"},
+                         {"help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    hub::ServerDefaults d;
+    if (const auto v = args.get("variant")) {
+        if (!hub::parse_variant_name(*v)) throw cli::UsageError("unknown variant '" + *v + "'");
+        d.variant = *v;
+    }
+    d.hash_megabytes = std::size_t(args.get_int("hash", 64, 1, 65536));
+    d.threads = int(args.get_int("threads", 1, 1, 256));
+    const auto tables = cli::tables_option(args);
+    d.egtb = tables.dir;
+    d.egtb_cache_megabytes = tables.cache_megabytes;
+    d.multipv = int(args.get_int("multipv", 1, 1, 64));
+    std::ios::sync_with_stdio(false);
+    hub::serve(std::cin, std::cout, d);
+    return 0;
+}
 
 }  // namespace dambit

@@ -20,7 +20,7 @@ namespace {
 constexpr const char* kHelp =
     "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
     "         [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
-    "         [--egtb DIR [--egtb-cache MB]]\n"
+    "         [--egtb DIR [--egtb-cache MB]] [--multipv K]\n"
     "\n"
     "Searches the position (after the moves, if given) and prints one line per completed\n"
     "iteration, then the best move. Scores are for the side to move in hundredths of a man;\n"
@@ -35,6 +35,8 @@ constexpr const char* kHelp =
     "  --movetime MS      search this many milliseconds\n"
     "  --threads T        search threads sharing the table (default 1)\n"
     "  --hash MB          transposition table size (default 64)\n"
+    "  --multipv K        the K best moves, each with its line and score (default 1);\n"
+    "                     each iteration prints K lines, 'multipv i' (or \"multipv\":i) first\n"
     DAMBIT_TABLES_HELP
     "  --json             one object per iteration\n"
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
@@ -71,6 +73,8 @@ int run(const cli::Args& args) {
         limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
     if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
     if (given == 0) limits.movetime_ms = 3000;
+    limits.multipv = int(args.get_int("multipv", 1, 1, 256));
+    const bool several = limits.multipv > 1;
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
     const bool json = args.has("json");
@@ -84,8 +88,9 @@ int run(const cli::Args& args) {
     cb.iteration = [&](const search::Iteration<G>& it) {
         const auto pv = search::line_text<R>(p, it.pv);
         if (json) {
-            fmt::print("{}\n", json::Object()
-                                   .add("depth", it.depth)
+            json::Object o;
+            if (several) o.add("multipv", it.multipv);
+            fmt::print("{}\n", o.add("depth", it.depth)
                                    .add("seldepth", it.seldepth)
                                    .add("score", it.score)
                                    .add("nodes", it.nodes)
@@ -96,7 +101,8 @@ int run(const cli::Args& args) {
         } else {
             std::string line;
             for (const auto& m : pv) line += " " + m;
-            fmt::print("depth {} seldepth {} score {} nodes {} nps {} time {} pv{}\n", it.depth,
+            fmt::print("{}depth {} seldepth {} score {} nodes {} nps {} time {} pv{}\n",
+                       several ? fmt::format("multipv {} ", it.multipv) : "", it.depth,
                        it.seldepth, score_text<R>(it.score), it.nodes, it.nps, it.time_ms, line);
         }
         std::fflush(stdout);
@@ -120,7 +126,7 @@ int search_command(int argc, char** argv) {
     const cli::Args args(
         argc, argv,
         {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb",
-         "egtb-cache"},
+         "egtb-cache", "multipv"},
         {"json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

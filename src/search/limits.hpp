@@ -17,6 +17,7 @@ struct Limits {
     std::int64_t increment_ms = 0;
     int moves_to_go = 0;    // moves until the next time control, 0 = sudden death
     bool infinite = false;  // search until Engine::stop()
+    int multipv = 1;        // lines reported per iteration: the best `multipv` root moves
 };
 
 // A report after each completed iteration.
@@ -24,6 +25,8 @@ template <class G>
 struct Iteration {
     int depth = 0;
     int seldepth = 0;  // the deepest ply visited, quiescence included
+    double mean_depth = 0;  // the mean ply of the leaves the main thread visited
+    int multipv = 1;   // which line of the iteration this is, 1 = the best
     Score score = 0;   // for the side to move at the root
     std::uint64_t nodes = 0;
     std::uint64_t nps = 0;

@@ -113,15 +113,20 @@ private:
     struct RootMove {
         M move;
         Score score = -kInfinite;  // this iteration's score if it raised alpha, else -infinite
+        std::vector<M> pv;         // with several lines (Limits::multipv): this move's line
     };
 
-    Score root_search(const Position<R>& root, int depth, Score alpha, Score beta);
+    // Searches the root moves from index `first` on (the ones before are the better lines of
+    // this iteration, with several lines); the best of them ends at index `first`.
+    Score root_search(const Position<R>& root, int depth, Score alpha, Score beta,
+                      std::size_t first = 0);
     // A node `depth` plies above the horizon. Most children of a node one ply above it go straight
     // to the quiescence search: that step is inlined into the caller, the rest is interior().
     [[gnu::always_inline]] Score pvs(const Position<R>& p, int ply, int depth, Score alpha,
                                      Score beta, DrawCounters dc, bool pv_node,
                                      std::uint64_t key = 0) {
         if (depth > 0) return interior(p, ply, depth, alpha, beta, dc, pv_node, key);
+        ++leaves_, leaf_plies_ += std::uint64_t(ply);
         if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta);
         return horizon(p, ply, depth, alpha, beta, dc, pv_node);
     }
@@ -278,6 +283,7 @@ private:
     std::uint64_t local_nodes_ = 0;  // published to nodes_ by check_limits and each iteration
     std::uint64_t next_check_ = 0;   // the node count at which check_limits runs next
     int seldepth_ = 0;
+    std::uint64_t leaves_ = 0, leaf_plies_ = 0;  // this iteration's leaves and their plies
     int root_depth_ = 0;
     Result<G> result_;
     std::vector<RootMove> root_moves_;
@@ -792,17 +798,18 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
 }
 
 template <class R>
-Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Score beta) {
+Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Score beta,
+                             std::size_t first) {
     count_node(0);
     pv_length_[0] = 0;
     const Score alpha0 = alpha;
     Score best = -kInfinite;
-    for (std::size_t i = 0; i < root_moves_.size(); ++i) {
+    for (std::size_t i = first; i < root_moves_.size(); ++i) {
         RootMove& rm = root_moves_[i];
         const Position<R> child = root.play(rm.move);
         const DrawCounters cdc = s_.root_counters.after(root, rm.move);
         Score s;
-        if (i == 0) {
+        if (i == first) {
             s = -pvs(child, 1, depth - 1, -beta, -alpha, cdc, true);
         } else {
             s = -pvs(child, 1, depth - 1, -alpha - 1, -alpha, cdc, false);
@@ -818,10 +825,16 @@ Score Worker<R>::root_search(const Position<R>& root, int depth, Score alpha, Sc
             alpha = s;
             update_pv(0, rm.move);
             // The new best move goes first; the others keep their order.
-            std::rotate(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(i),
+            std::rotate(root_moves_.begin() + std::ptrdiff_t(first),
+                        root_moves_.begin() + std::ptrdiff_t(i),
                         root_moves_.begin() + std::ptrdiff_t(i) + 1);
             if (s >= beta) break;
         }
+    }
+    // With several lines only the search of all root moves speaks for the root.
+    if (first > 0) {
+        nodes_.store(local_nodes_, std::memory_order_relaxed);
+        return best;
     }
     TableData d;
     d.score = std::int16_t(best);
@@ -876,7 +889,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     const SortKey* const keys = sort_keys_[0].data();
     std::sort(sort_keys_[0].data(), sort_keys_[0].data() + list.size(), std::greater<SortKey>());
     root_moves_.clear();
-    for (int i = 0; i < list.size(); ++i) root_moves_.push_back({list[index_of(keys[i])]});
+    for (int i = 0; i < list.size(); ++i) root_moves_.push_back({list[index_of(keys[i])], -kInfinite, {}});
     result_.has_move = true;
     result_.best = root_moves_[0].move;
     result_.pv = {result_.best};
@@ -886,12 +899,30 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     Score previous = 0;
     // Helper threads start one ply deeper every other thread, so that they are not all busy with
     // the same iteration as the main thread.
+    const std::size_t lines =
+        std::min<std::size_t>(std::size_t(std::max(lim.multipv, 1)), root_moves_.size());
     for (int depth = 1 + (id_ % 2); depth < kMaxPly - 8; ++depth) {
         if (lim.depth && depth > lim.depth) break;
         root_depth_ = depth;
         seldepth_ = 0;
-        Score score;
-        if (depth >= 5 && !is_decisive(previous)) {
+        leaves_ = leaf_plies_ = 0;
+        Score score = 0;
+        if (lines > 1) {
+            // Several lines: each with a full window over the moves not yet placed; the k-th
+            // search finds the k-th best move.
+            for (std::size_t k = 0; k < lines && !stopped(); ++k) {
+                const Score s = root_search(root, depth, -kInfinite, kInfinite, k);
+                if (stopped()) break;
+                root_moves_[k].score = s;
+                root_moves_[k].pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+            }
+            if (stopped()) break;
+            std::stable_sort(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(lines),
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            score = root_moves_[0].score;
+            pv_length_[0] = int(root_moves_[0].pv.size());
+            std::copy(root_moves_[0].pv.begin(), root_moves_[0].pv.end(), pv_[0].begin());
+        } else if (depth >= 5 && !is_decisive(previous)) {
             // Aspiration window around the last score, widened on each failure.
             Score delta = 25, alpha = previous - delta, beta = previous + delta;
             for (;;) {
@@ -924,12 +955,19 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         Iteration<G> it;
         it.depth = depth;
         it.seldepth = seldepth_;
-        it.score = score;
+        it.mean_depth = leaves_ ? double(leaf_plies_) / double(leaves_) : 0.0;
         it.nodes = s_.total_nodes();
         it.time_ms = s_.elapsed_ms();
         it.nps = it.time_ms > 0 ? it.nodes * 1000 / std::uint64_t(it.time_ms) : it.nodes * 1000;
-        it.pv = result_.pv;
-        report(it);
+        for (std::size_t k = 0; k < lines; ++k) {
+            it.multipv = int(k + 1);
+            it.score = lines > 1 ? root_moves_[k].score : score;
+            if (lines > 1)
+                it.pv = root_moves_[k].pv;
+            else
+                it.pv = result_.pv;
+            report(it);
+        }
 
         if (stopped() || lim.infinite) continue;
         // Enough: a proven result seen with plies to spare, a forced reply, or the time is used.

@@ -1,0 +1,439 @@
+// The Hub engine loop (hub_server.hpp).
+//
+// The main thread reads lines; a search runs in a thread of its own, so that `ping`, `stop` and
+// `ponder-hit` are answered while it thinks. Every line out goes through one lock and is flushed.
+#include "protocol/hub_server.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "core/variant.hpp"
+#include "protocol/hub_text.hpp"
+#include "search/engine.hpp"
+
+namespace dambit::hub {
+namespace {
+
+constexpr const char* kVersion = "0.9";
+
+class Output {
+public:
+    explicit Output(std::ostream& out) : out_(out) {}
+    void line(const std::string& s) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        out_ << s << '\n';
+        out_.flush();
+    }
+    void error(const std::string& message) { line("error message=" + quote(message)); }
+
+private:
+    std::mutex mutex_;
+    std::ostream& out_;
+};
+
+// Reads one line into `s` (without the newline). Lines longer than kMaxLine are read to their end
+// and reported by `too_long`, their text dropped. Returns false at the end of the input.
+bool read_line(std::istream& in, std::string& s, bool& too_long) {
+    s.clear();
+    too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    for (;;) {
+        const int c = buf->sbumpc();
+        if (c == std::char_traits<char>::eof()) return any;
+        any = true;
+        if (c == '\n') return true;
+        if (s.size() < kMaxLine)
+            s += char(c);
+        else
+            too_long = true;
+    }
+}
+
+// A number of the level command; throws ParseError naming it.
+double number(const Line& line, const char* name) {
+    const std::string* v = line.get(name);
+    char* end = nullptr;
+    const double x = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0' || !std::isfinite(x))
+        throw ParseError(fmt::format("bad value '{}' for {}", *v, name));
+    return x;
+}
+
+std::int64_t milliseconds(double seconds) {
+    return std::max<std::int64_t>(1, std::int64_t(std::min(seconds, 1e9) * 1000.0));
+}
+
+// The limits of a level line (each level line says everything: what it does not give is unset).
+search::Limits parse_level(const Line& line) {
+    search::Limits l;
+    if (line.has("depth")) {
+        const double d = number(line, "depth");
+        if (d < 1 || d > 100) throw ParseError(fmt::format("depth '{}' out of 1..100", *line.get("depth")));
+        l.depth = int(d);
+    }
+    if (line.has("nodes")) {
+        const double n = number(line, "nodes");
+        if (n < 1) throw ParseError(fmt::format("nodes '{}' below 1", *line.get("nodes")));
+        l.nodes = std::uint64_t(std::min(n, 1e18));
+    }
+    if (line.has("move-time")) l.movetime_ms = milliseconds(number(line, "move-time"));
+    if (line.has("time")) {
+        // "The increment is added before every move" (protocol.txt): this move may use it too.
+        const double inc = line.has("inc") ? std::max(0.0, number(line, "inc")) : 0.0;
+        l.time_ms = milliseconds(number(line, "time") + inc);
+        l.increment_ms = std::int64_t(std::min(inc, 1e6) * 1000.0);
+        if (line.has("moves")) {
+            const double m = number(line, "moves");
+            l.moves_to_go = m >= 1 ? int(std::min(m, 1000.0)) : 0;
+        }
+    }
+    if (line.has("infinite")) l.infinite = true;
+    return l;
+}
+
+// Scores as Scan writes them: men, two decimals; a win N plies from the end as 100 - N/100, so
+// that clients reading above 90 as a win (pydraughts) see one. Judged scores stay within 90.
+std::string score_text(search::Score s) {
+    double men;
+    if (search::is_win(s))
+        men = (10000 - search::plies_to_end(s)) / 100.0;
+    else if (search::is_loss(s))
+        men = -(10000 - search::plies_to_end(s)) / 100.0;
+    else
+        men = std::clamp(s, -8999, 8999) / 100.0;
+    return fmt::format("{:.2f}", men);
+}
+
+enum class Mode { kThink, kPonder, kAnalyze };
+
+struct Params {
+    std::string variant;
+    std::size_t hash = 64;
+    int threads = 1;
+    std::string egtb;
+    std::size_t egtb_cache = 64;
+    int multipv = 1;
+};
+
+// One variant's engine and game, behind a virtual interface so that the loop picks the variant
+// at run time.
+class Session {
+public:
+    virtual ~Session() = default;
+    virtual void set_position(const Line& line) = 0;  // throws ParseError
+    virtual void new_game() = 0;
+    // Starts a search of the current position in a thread; `done` lines go to `out` unless the
+    // search is stopped by abandon().
+    virtual void start(const search::Limits& limits, Mode mode, Output& out) = 0;
+    virtual void stop() = 0;     // ends the search soon; it still says done
+    virtual void abandon() = 0;  // ends the search without a done line, and waits for it
+    virtual void join() = 0;
+    virtual bool searching() const = 0;
+    virtual bool terminal() const = 0;  // no legal move in the current position
+};
+
+template <class R>
+class VariantSession final : public Session {
+    using G = typename R::Geometry;
+
+public:
+    VariantSession(const Params& p, Output& out) : engine_(p.hash, p.threads) {
+        if (!p.egtb.empty()) {
+            try {
+                const int pieces = engine_.set_tables(p.egtb, p.egtb_cache);
+                if (pieces == 0)
+                    out.error(fmt::format("no complete set of {} tables in {}", R::kName, p.egtb));
+            } catch (const std::exception& e) {
+                out.error(fmt::format("tables in {}: {}", p.egtb, e.what()));
+            }
+        }
+    }
+    ~VariantSession() override { abandon(); }
+
+    void set_position(const Line& line) override {
+        Position<R> p = Position<R>::start();
+        if (const std::string* pos = line.get("pos")) p = parse_hub_position<R>(*pos);
+        std::vector<Position<R>> history;
+        if (const std::string* moves = line.get("moves")) {
+            std::size_t i = 0;
+            const std::string& text = *moves;
+            while (i < text.size()) {
+                while (i < text.size() && text[i] == ' ') ++i;
+                std::size_t j = i;
+                while (j < text.size() && text[j] != ' ') ++j;
+                if (j > i) {
+                    const auto pm = parse_hub_move<R>(p, std::string_view(text).substr(i, j - i));
+                    history.push_back(p);
+                    p = p.play(pm.move);
+                }
+                i = j;
+            }
+        }
+        root_ = p;
+        history_ = std::move(history);
+    }
+
+    void new_game() override { engine_.new_game(); }
+
+    bool terminal() const override {
+        FixedList<PathMove<G>, kMaxMoves> list;
+        generate_paths<R>(root_, list);
+        return list.empty();
+    }
+
+    void start(const search::Limits& limits, Mode mode, Output& out) override {
+        join();
+        quiet_.store(false);
+        searching_.store(true);
+        thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
+            run(root, history, limits, mode, out);
+            searching_.store(false);
+        });
+    }
+    void stop() override { engine_.stop(); }
+    void abandon() override {
+        quiet_.store(true);
+        engine_.stop();
+        join();
+    }
+    void join() override {
+        if (thread_.joinable()) thread_.join();
+    }
+    bool searching() const override { return searching_.load(); }
+
+private:
+    // The Hub texts of a line of moves from `p`.
+    static std::vector<std::string> line_texts(Position<R> p, const std::vector<Move<G>>& moves) {
+        std::vector<std::string> out;
+        for (const auto& m : moves) {
+            FixedList<PathMove<G>, kMaxMoves> list;
+            generate_paths<R>(p, list);
+            const PathMove<G>* found = nullptr;
+            for (const auto& pm : list)
+                if (pm.move == m) found = &pm;
+            if (!found) break;
+            out.push_back(hub_move_text<R>(*found));
+            p = p.play(m);
+        }
+        return out;
+    }
+
+    void run(const Position<R>& root, const std::vector<Position<R>>& history,
+             search::Limits limits, Mode mode, Output& out) {
+        // Pondering and analysis run until told to stop (an analysis with a level stops at it).
+        if (mode == Mode::kPonder) limits = search::Limits{.infinite = true, .multipv = limits.multipv};
+        typename search::Engine<R>::Callbacks cb;
+        cb.iteration = [&](const search::Iteration<G>& it) {
+            if (quiet_.load()) return;
+            std::string pv;
+            for (const auto& t : line_texts(root, it.pv)) {
+                if (!pv.empty()) pv += ' ';
+                pv += t;
+            }
+            std::string s = fmt::format("info depth={}", it.depth);
+            if (it.mean_depth > 0) s += fmt::format(" mean-depth={:.1f}", it.mean_depth);
+            s += fmt::format(" score={} nodes={} time={:.3f} nps={:.1f} pv={}", score_text(it.score),
+                             it.nodes, double(it.time_ms) / 1000.0, double(it.nps) / 1e6, quote(pv));
+            if (limits.multipv > 1) s += fmt::format(" multipv={}", it.multipv);
+            out.line(s);
+        };
+        search::Result<G> r;
+        try {
+            r = engine_.go(root, history, limits, cb);
+        } catch (const std::exception& e) {
+            out.error(fmt::format("search failed: {}", e.what()));
+        }
+        if (quiet_.load()) return;
+        if (!r.has_move) {
+            out.error("no legal move in this position");
+            out.line("done");
+            return;
+        }
+        const auto texts = line_texts(root, r.pv.empty() ? std::vector<Move<G>>{r.best} : r.pv);
+        std::string s = "done move=" + (texts.empty() ? line_texts(root, {r.best}).front() : texts[0]);
+        if (texts.size() > 1) s += " ponder=" + texts[1];
+        out.line(s);
+    }
+
+    search::Engine<R> engine_;
+    Position<R> root_ = Position<R>::start();
+    std::vector<Position<R>> history_;
+    std::thread thread_;
+    std::atomic<bool> quiet_{false};
+    std::atomic<bool> searching_{false};
+};
+
+std::unique_ptr<Session> make_session(const Params& p, Output& out) {
+    const auto v = parse_variant_name(p.variant);
+    return with_variant(*v, [&]<class R>(std::type_identity<R>) -> std::unique_ptr<Session> {
+        return std::make_unique<VariantSession<R>>(p, out);
+    });
+}
+
+void announce(Output& out, const Params& p) {
+    out.line(fmt::format("id name=dambit version={} author=\"the dambit developers\" country=none",
+                         kVersion));
+    std::string names;
+    for (auto n : kVariantNames) {
+        if (!names.empty()) names += ' ';
+        names.append(n);
+    }
+    out.line(fmt::format("param name=variant value={} type=enum values=\"{} normal\"", p.variant,
+                         names));
+    out.line(fmt::format("param name=hash value={} type=int min=1 max=65536", p.hash));
+    out.line(fmt::format("param name=threads value={} type=int min=1 max=256", p.threads));
+    out.line(fmt::format("param name=egtb value={} type=string", quote(p.egtb)));
+    out.line(fmt::format("param name=egtb-cache value={} type=int min=1 max=65536", p.egtb_cache));
+    out.line(fmt::format("param name=multipv value={} type=int min=1 max=64", p.multipv));
+    out.line("wait");
+}
+
+// Applies set-param; throws ParseError naming a bad name or value.
+void set_param(Params& p, const Line& line) {
+    const std::string* name = line.get("name");
+    const std::string* value = line.get("value");
+    if (!name) throw ParseError("set-param without name");
+    if (!value) throw ParseError("set-param " + *name + " without value");
+    auto integer = [&](long lo, long hi) {
+        char* end = nullptr;
+        const long v = std::strtol(value->c_str(), &end, 10);
+        if (value->empty() || *end != '\0' || v < lo || v > hi)
+            throw ParseError(fmt::format("bad value '{}' for {} (want {}..{})", *value, *name, lo, hi));
+        return v;
+    };
+    if (*name == "variant") {
+        if (!parse_variant_name(*value)) throw ParseError("unknown variant '" + *value + "'");
+        p.variant = *value;
+    } else if (*name == "hash" || *name == "tt-size") {
+        p.hash = std::size_t(integer(1, 65536));
+    } else if (*name == "threads") {
+        p.threads = int(integer(1, 256));
+    } else if (*name == "egtb") {
+        p.egtb = *value == "none" ? "" : *value;
+    } else if (*name == "egtb-cache") {
+        p.egtb_cache = std::size_t(integer(1, 65536));
+    } else if (*name == "multipv") {
+        p.multipv = int(integer(1, 64));
+    }
+    // Other parameters are ignored, as the protocol asks.
+}
+
+}  // namespace
+
+void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
+    Output out(os);
+    Params params{defaults.variant,      defaults.hash_megabytes,       defaults.threads,
+                  defaults.egtb,         defaults.egtb_cache_megabytes, defaults.multipv};
+    std::unique_ptr<Session> session;
+    bool stale = true;  // the parameters changed since the session was made
+    search::Limits level;
+    level.movetime_ms = 1000;  // until a level command says otherwise
+    std::optional<Line> pending_pos;
+    bool pondering = false;
+
+    auto current = [&]() -> Session& {
+        if (!session || stale) {
+            if (session) session->abandon();
+            session.reset();
+            session = make_session(params, out);
+            stale = false;
+            if (pending_pos) session->set_position(*pending_pos);
+        }
+        return *session;
+    };
+    auto busy = [&] { return session && session->searching(); };
+    auto go = [&](Mode mode) {
+        Session& s = current();
+        if (s.terminal()) {
+            out.error("no legal move in this position");
+            return;
+        }
+        search::Limits l = level;
+        l.multipv = params.multipv;
+        pondering = mode == Mode::kPonder;
+        s.start(l, mode, out);
+    };
+
+    std::string text;
+    bool too_long = false;
+    while (read_line(in, text, too_long)) {
+        if (too_long) {
+            out.error(fmt::format("line too long (over {} characters)", kMaxLine));
+            continue;
+        }
+        Line line;
+        try {
+            line = parse_line(text);
+        } catch (const ParseError& e) {
+            out.error(e.what());
+            continue;
+        }
+        const std::string& c = line.command;
+        try {
+            if (c.empty()) {
+                continue;
+            } else if (c == "ping") {
+                out.line("pong");
+            } else if (c == "quit") {
+                break;
+            } else if (c == "stop") {
+                if (session) session->stop();
+            } else if (c == "ponder-hit") {
+                // The expected move came: think on in earnest, from the same position, with the
+                // table the ponder search filled.
+                if (session && session->searching() && pondering) {
+                    session->abandon();
+                    go(Mode::kThink);
+                }
+            } else if (busy()) {
+                out.error("'" + c + "' during a search (send stop first)");
+            } else if (c == "hub") {
+                announce(out, params);
+            } else if (c == "set-param") {
+                const std::string before = params.variant;
+                const Params old = params;
+                set_param(params, line);
+                if (params.variant != old.variant || params.hash != old.hash ||
+                    params.threads != old.threads || params.egtb != old.egtb ||
+                    params.egtb_cache != old.egtb_cache)
+                    stale = true;
+                if (params.variant != before) pending_pos.reset();
+            } else if (c == "init") {
+                current();
+                out.line("ready");
+            } else if (c == "new-game") {
+                current().new_game();
+            } else if (c == "pos") {
+                current().set_position(line);
+                pending_pos = line;
+            } else if (c == "level") {
+                level = parse_level(line);
+            } else if (c == "go") {
+                if (line.has("ponder"))
+                    go(Mode::kPonder);
+                else if (line.has("analyze") || line.has("analyse"))
+                    go(Mode::kAnalyze);
+                else
+                    go(Mode::kThink);
+            }
+            // Unknown commands are ignored, as the protocol asks.
+        } catch (const ParseError& e) {
+            out.error(e.what());
+        } catch (const std::exception& e) {
+            out.error(fmt::format("{}: {}", c, e.what()));
+        }
+    }
+    if (session) session->abandon();
+}
+
+}  // namespace dambit::hub
