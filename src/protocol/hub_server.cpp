@@ -196,8 +196,11 @@ public:
         quiet_.store(false);
         searching_.store(true);
         thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
-            run(root, history, limits, mode, out);
+            const std::string done = run(root, history, limits, mode, out);
+            // Not searching before the answer goes out: a client may send its next command as
+            // soon as it reads `done`.
             searching_.store(false);
+            if (!done.empty()) out.line(done);
         });
     }
     void stop() override { engine_.stop(); }
@@ -228,8 +231,9 @@ private:
         return out;
     }
 
-    void run(const Position<R>& root, const std::vector<Position<R>>& history,
-             search::Limits limits, Mode mode, Output& out) {
+    // Searches and returns the `done` line (empty when abandoned).
+    std::string run(const Position<R>& root, const std::vector<Position<R>>& history,
+                    search::Limits limits, Mode mode, Output& out) {
         // Pondering and analysis run until told to stop (an analysis with a level stops at it).
         if (mode == Mode::kPonder) limits = search::Limits{.infinite = true, .multipv = limits.multipv};
         typename search::Engine<R>::Callbacks cb;
@@ -253,16 +257,16 @@ private:
         } catch (const std::exception& e) {
             out.error(fmt::format("search failed: {}", e.what()));
         }
-        if (quiet_.load()) return;
+        if (quiet_.load()) return "";
         if (!r.has_move) {
             out.error("no legal move in this position");
-            out.line("done");
-            return;
+            return "done";
         }
-        const auto texts = line_texts(root, r.pv.empty() ? std::vector<Move<G>>{r.best} : r.pv);
-        std::string s = "done move=" + (texts.empty() ? line_texts(root, {r.best}).front() : texts[0]);
+        auto texts = line_texts(root, r.pv);
+        if (texts.empty() || r.pv.front() != r.best) texts = line_texts(root, {r.best});
+        std::string s = "done move=" + texts.at(0);
         if (texts.size() > 1) s += " ponder=" + texts[1];
-        out.line(s);
+        return s;
     }
 
     search::Engine<R> engine_;

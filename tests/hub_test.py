@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""dambit hub through a pipe, as a GUI or pydraughts drives it.
+
+Usage: hub_test.py path/to/dambit [--quick]
+
+The transcripts are what Scan's protocol.txt (version 2) shows and what pydraughts 0.6.7
+(draughts/engines/hub.py) sends: `hub`, set-param, `init`, `pos pos=... moves="..."`, one `level`
+line, `go think`. Expected moves are worked out by hand in the comments. Every check prints one
+line; the exit status is the number of failures.
+"""
+import os
+import select
+import subprocess
+import sys
+import time
+
+DAMBIT = sys.argv[1]
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    if ok:
+        print(f"ok   {name}")
+    else:
+        failures += 1
+        print(f"FAIL {name} {detail}")
+
+
+class Engine:
+    def __init__(self, *args):
+        self.p = subprocess.Popen([DAMBIT, "hub", *args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.buffer = b""
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def recv(self, timeout=10.0):
+        """One line, read straight from the pipe (no buffering that select cannot see)."""
+        end = time.monotonic() + timeout
+        fd = self.p.stdout.fileno()
+        while b"\n" not in self.buffer:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
+
+    def until(self, command, timeout=10.0):
+        """Lines up to and including the first whose command is `command`."""
+        lines, end = [], time.monotonic() + timeout
+        while True:
+            line = self.recv(max(0.01, end - time.monotonic()))
+            if line is None:
+                return lines, None
+            lines.append(line)
+            if line.split(" ", 1)[0] in command.split("|"):
+                return lines, line
+
+    def close(self):
+        try:
+            self.send("quit")
+        except BrokenPipeError:
+            pass
+        try:
+            return self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None
+
+
+def args_of(line):
+    """pydraughts's reading of an info/done line: every token name=value, quotes kept whole."""
+    out, token, quoted = {}, "", False
+    for c in line.split(" ", 1)[1] if " " in line else "":
+        if c == '"':
+            quoted = not quoted
+        if c == " " and not quoted:
+            if token:
+                k, v = token.split("=")  # exactly one '=', or pydraughts fails
+                out[k] = v
+            token = ""
+        else:
+            token += c
+    if token:
+        k, v = token.split("=")
+        out[k] = v
+    return out
+
+
+# 1. protocol.txt's initialisation and a 10x10 search.
+e = Engine()
+e.send("hub")
+lines, wait = e.until("wait")
+check("hub -> id, params, wait", wait == "wait" and lines[0].startswith("id name=dambit")
+      and any(l.startswith("param name=variant") and "normal" in l for l in lines), lines)
+e.send("init")
+check("init -> ready", e.until("ready")[1] == "ready")
+e.send("pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww")
+e.send("level move-time=0.2")
+e.send("go think")
+lines, done = e.until("done")
+infos = [args_of(l) for l in lines if l.startswith("info")]
+check("10x10 go think -> info lines", len(infos) > 0 and all(
+    int(i["depth"]) > 0 and int(i["nodes"]) >= 0 and float(i["time"]) >= 0 and float(i["nps"]) >= 0
+    and float(i["score"]) > -100 and len(i["pv"].strip('"').split()) >= 1 for i in infos), lines[:3])
+# White's nine first moves in International: 31-26, 31-27, 32-27, 32-28, 33-28, 33-29, 34-29,
+# 34-30, 35-30.
+first = {"31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"}
+check("10x10 done move is a legal first move", done is not None and args_of(done).get("move") in first, done)
+# protocol.txt's second example: a position with king moves for repetition detection.
+e.send('pos pos=BeeeWWeeeeeeeeeeeeeeeeeeeweeeeeeeeewweBeeeeeeeeeBee moves="38-15 5-41 48-26"')
+e.send("level moves=9 time=0.5")
+e.send("ping")
+check("ping -> pong after a pos with moves", e.until("pong")[1] == "pong")
+e.send("go think")
+check("x/y level: done", e.until("done")[1] is not None)
+check("quit ends the engine", e.close() == 0)
+
+# 2. pydraughts on 8x8: Russian. Its moves count from a1 = 1: 10-14 is c3-d4, 23-19 f6-e5;
+# White must then take, and the only capture is d4:f6 over e5, "14x23x19".
+e = Engine()
+e.send("hub")
+e.until("wait")
+e.send("set-param name=variant value=russian")
+e.send("init")
+e.until("ready")
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14 23-19"')
+e.send("level time=4.8 inc=0.2")  # pydraughts subtracts the increment: Limit(5, 0.2)
+e.send("go think")
+lines, done = e.until("done")
+check("russian forced capture", done is not None and args_of(done).get("move") == "14x23x19", done)
+# Black's first moves from the start, in this numbering: 21-17 (b6-a5), 21-18, 22-18, 22-19,
+# 23-19, 23-20, 24-20 (f6-g5, ..., h6-g5). After 10-14 (c3-d4) Black has those moves.
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
+e.send("level move-time=0.1")
+e.send("go think")
+lines, done = e.until("done")
+black = {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"}
+check("russian black reply", done is not None and args_of(done).get("move") in black, done)
+
+# 3. Bad input: each gets an error line and the engine serves on.
+bad = [
+    ("garbage", "\x07\x08zz"),
+    ("short position", "pos pos=Wxx"),
+    ("illegal move", 'pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-15"'),
+    ("bad level", "level move-time=abc"),
+    ("unterminated quote", 'pos moves="10-14'),
+    ("bad variant", "set-param name=variant value=chess"),
+    ("over-long line", "pos pos=" + "e" * 70000),
+]
+for name, line in bad:
+    e.send(line)
+    lines, err = e.until("error", 5)
+    e.send("ping")
+    _, pong = e.until("pong", 5)
+    check(f"error reply: {name}", err is not None and err.startswith('error message="') and pong == "pong",
+          (err, pong))
+e.send("frobnicate now=1")  # unknown commands are ignored silently
+e.send("ping")
+lines, pong = e.until("pong", 5)
+check("unknown command ignored", lines == ["pong"], lines)
+e.send("level infinite")
+e.send("go analyze")
+time.sleep(0.3)
+e.send("go think")  # not while searching
+_, err = e.until("error", 5)
+e.send("stop")
+_, done = e.until("done", 5)
+check("go during a search -> error; stop -> done", err is not None and done is not None, (err, done))
+# Ponder, then ponder-hit: the engine thinks on and answers.
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
+e.send("level move-time=0.2")
+e.send("go ponder")
+time.sleep(0.2)
+e.send("ponder-hit")
+lines, done = e.until("done", 5)
+check("ponder, ponder-hit -> done", done is not None and args_of(done).get("move") in black, done)
+check("quit", e.close() == 0)
+
+# 4. Closed input ends the engine, even in the middle of a search.
+e = Engine()
+e.send("hub")
+e.send("init")
+e.send("level infinite")
+e.send("go analyze")
+time.sleep(0.2)
+e.p.stdin.close()
+try:
+    status = e.p.wait(5)
+except subprocess.TimeoutExpired:
+    e.p.kill()
+    status = None
+check("closed input ends the engine", status == 0, status)
+
+# 5. Multipv: with multipv=3 each iteration reports lines 1..3 (Russian start: 7 moves).
+e = Engine("--variant", "russian")
+e.send("hub")
+e.until("wait")
+e.send("set-param name=multipv value=3")
+e.send("init")
+e.until("ready")
+e.send("pos")
+e.send("level depth=4")
+e.send("go think")
+lines, done = e.until("done")
+mp = [args_of(l).get("multipv") for l in lines if l.startswith("info")]
+check("multipv 3: lines 1,2,3 per iteration", mp[:6] == ["1", "2", "3", "1", "2", "3"], mp)
+e.close()
+
+# 6. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
+# a GUI keeps them: the engine adds the increment before its move). When a game ends before (a
+# side has no move: the engine says error), the next starts with the clocks as they are. No clock
+# may fall below zero.
+if "--quick" not in sys.argv:
+    e = Engine("--variant", "russian")
+    e.send("hub")
+    e.until("wait")
+    e.send("init")
+    e.until("ready")
+    clocks, inc, moves, lowest, plies, games = [1.0, 1.0], 0.1, [], 10.0, 0, 1
+    start = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
+    while plies < 150 and lowest >= 0:
+        side = plies % 2
+        e.send(f'pos pos={start}' + (f' moves="{" ".join(moves)}"' if moves else ""))
+        e.send(f"level time={clocks[side]:.3f} inc={inc}")
+        t0 = time.monotonic()
+        e.send("go think")
+        lines, done = e.until("done|error", 30)
+        used = time.monotonic() - t0
+        if done is None:
+            lowest = -1  # no answer at all
+            break
+        if done.startswith("error"):  # the game is over: the next one
+            moves, games = [], games + 1
+            continue
+        clocks[side] += inc - used
+        lowest = min(lowest, clocks[side])
+        moves.append(args_of(done)["move"])
+        plies += 1
+    e.close()
+    check(f"1 s + 0.1 s: {plies} plies in {games} game(s), lowest clock {lowest:.3f} s",
+          lowest > 0 and plies == 150, (plies, lowest))
+
+sys.exit(failures)
