@@ -364,6 +364,11 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
         }
         search::Limits l = level;
         l.multipv = params.multipv;
+        if (defaults.node_cap) {
+            l.infinite = false;
+            l.nodes = l.nodes ? std::min(l.nodes, defaults.node_cap) : defaults.node_cap;
+            if (mode == Mode::kPonder) mode = Mode::kThink;
+        }
         pondering = mode == Mode::kPonder;
         s.start(l, mode, out);
     };

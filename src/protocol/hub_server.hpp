@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -17,6 +18,9 @@ struct ServerDefaults {
     std::string egtb;  // endgame table directory, empty: none
     std::size_t egtb_cache_megabytes = 64;
     int multipv = 1;
+    // When set, every search stops after at most this many nodes and `level infinite` is not
+    // infinite: for the fuzzer, which must not wait on a search.
+    std::uint64_t node_cap = 0;
 };
 
 // Serves until `quit` or the end of `in`; every line written to `out` is flushed at once. Never

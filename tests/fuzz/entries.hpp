@@ -1,0 +1,103 @@
+// The fuzz targets' bodies: each takes arbitrary bytes and must neither crash nor hang; bad input
+// may only end in ParseError (or the protocol's error line). Shared by the libFuzzer programs
+// (tests/fuzz/fuzz_*.cpp, built with -DDAMBIT_FUZZ=ON and clang) and by the corpus test
+// (tests/fuzz_corpus_test.cpp), which replays every saved input in every test run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "protocol/hub_server.hpp"
+#include "protocol/hub_text.hpp"
+
+namespace dambit::fuzz {
+
+inline std::string_view bytes(const std::uint8_t* data, std::size_t size) {
+    return {reinterpret_cast<const char*>(data), size};
+}
+
+// A FEN that parses writes back to a FEN that parses to the same position.
+template <class R>
+void fen_round_trip(std::string_view text) {
+    try {
+        const Position<R> p = parse_fen<R>(text);
+        const Position<R> q = parse_fen<R>(to_fen<R>(p));
+        if (q.pieces != p.pieces || q.kings != p.kings || q.side != p.side) __builtin_trap();
+    } catch (const ParseError&) {
+    }
+}
+
+inline int fen(const std::uint8_t* data, std::size_t size) {
+    const auto text = bytes(data, size);
+    fen_round_trip<Russian>(text);
+    fen_round_trip<English>(text);
+    fen_round_trip<International>(text);
+    return 0;
+}
+
+// A move that parses is legal, and its long form names the same move.
+template <class R>
+void move_in(const Position<R>& p, std::string_view text) {
+    try {
+        const auto pm = parse_move<R>(p, text);
+        if (parse_move<R>(p, move_text<R>(pm)).move != pm.move) __builtin_trap();
+    } catch (const ParseError&) {
+    }
+}
+
+inline int move(const std::uint8_t* data, std::size_t size) {
+    const auto text = bytes(data, size);
+    move_in(Position<Russian>::start(), text);
+    // RULES.md §6: a king capture with several landing squares.
+    move_in(parse_fen<Russian>("W:WKa1:Bc3,e5,f6,d6"), text);
+    move_in(Position<International>::start(), text);
+    move_in(parse_fen<International>("W:WK46:B41,32,22,13,14,24,34"), text);
+    return 0;
+}
+
+template <class R>
+void hub_text_in(const hub::Line& line) {
+    try {
+        Position<R> p = Position<R>::start();
+        if (const std::string* pos = line.get("pos")) p = hub::parse_hub_position<R>(*pos);
+        if (hub::parse_hub_position<R>(hub::hub_position_text(p)).pieces != p.pieces)
+            __builtin_trap();
+        if (const std::string* m = line.get("move")) {
+            const auto pm = hub::parse_hub_move<R>(p, *m);
+            if (hub::parse_hub_move<R>(p, hub::hub_move_text<R>(pm)).move != pm.move)
+                __builtin_trap();
+        }
+    } catch (const ParseError&) {
+    }
+}
+
+// One Hub line: the line parser, then its pos= and move= values as positions and moves.
+inline int hub_line(const std::uint8_t* data, std::size_t size) {
+    try {
+        const hub::Line line = hub::parse_line(bytes(data, size));
+        hub_text_in<Russian>(line);
+        hub_text_in<English>(line);
+        hub_text_in<International>(line);
+    } catch (const ParseError&) {
+    }
+    return 0;
+}
+
+// A whole Hub session: the bytes as the engine's input, searches capped at a few hundred nodes.
+inline int hub_session(const std::uint8_t* data, std::size_t size) {
+    if (size > 4096) return 0;
+    std::istringstream in{std::string(bytes(data, size))};
+    std::ostringstream out;
+    hub::ServerDefaults d;
+    d.hash_megabytes = 1;
+    d.node_cap = 300;
+    hub::serve(in, out, d);
+    return 0;
+}
+
+}  // namespace dambit::fuzz
