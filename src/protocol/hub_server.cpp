@@ -254,14 +254,18 @@ private:
             out.error(fmt::format("search failed: {}", e.what()));
         }
         if (quiet_.load()) return;
+        // The search is over before `done` goes out: a GUI may send its next command as soon as
+        // it reads `done`, and that command must not find the engine still searching.
         if (!r.has_move) {
             out.error("no legal move in this position");
+            searching_.store(false);
             out.line("done");
             return;
         }
         const auto texts = line_texts(root, r.pv.empty() ? std::vector<Move<G>>{r.best} : r.pv);
         std::string s = "done move=" + (texts.empty() ? line_texts(root, {r.best}).front() : texts[0]);
         if (texts.size() > 1) s += " ponder=" + texts[1];
+        searching_.store(false);
         out.line(s);
     }
 
