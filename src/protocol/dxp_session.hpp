@@ -14,14 +14,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/movegen.hpp"
-#include "core/position.hpp"
-#include "core/rules.hpp"
+#include "play/match.hpp"
+#include "protocol/dxp.hpp"
+#include "protocol/net.hpp"
+#include "search/engine.hpp"
 
 namespace dambit::dxp {
-
-using Board = Position<International>;
-using BoardMove = PathMove<International::Geometry>;
 
 // The peer failed during a game: a timeout, a disconnect, a message that does not decode, an
 // illegal move, or a GAMEEND while a move was awaited. what() is a one-line reason.
@@ -89,6 +87,55 @@ public:
 
 private:
     std::unique_ptr<ClientState> state_;
+};
+
+// --- Whole sessions: dambit dxp ------------------------------------------------------------
+
+struct SessionOptions {
+    std::string name = "dambit";
+    // As initiator (games > 0): the games to request, dambit White in odd games, Black in even
+    // ones, each with `minutes` per side for `moves` moves (0: the whole game) from `start`.
+    int games = 0;
+    int minutes = 5;
+    int moves = 0;
+    std::optional<Board> start;   // empty: the start position
+    std::int64_t movetime_ms = 0;  // our moves searched this long, whatever the clock says
+    int max_plies = 0;             // a game this long is drawn (0: no limit)
+    int idle_timeout_ms = 300000;  // peer silence outside a game before the connection is closed
+    int time_margin_ms = 5000;     // a peer's grace beyond its clock before it loses on time
+};
+
+// One finished (or abandoned) game, from our side.
+struct GameReport {
+    int number = 0;  // counted over the program's life, from 1
+    Color our_colour = Color::kWhite;
+    std::string peer;
+    play::Game<International> game;  // opening, moves; ending and winner when the rules ended it
+    std::string result;              // "1-0", "0-1", "1/2-1/2", or "*" for an abandoned game
+    std::string reason;              // why it ended, one line
+};
+
+// Plays the games of one connection with dambit's engine, in either role. Prints nothing:
+// `log` gets one-line notices (CHAT texts, refusals, protocol errors), `on_game` each game.
+class Session {
+public:
+    using Log = std::function<void(const std::string&)>;
+    using OnGame = std::function<void(const GameReport&)>;
+
+    Session(net::Connection& connection, search::Engine<International>& engine,
+            const SessionOptions& options, Log log, OnGame on_game);
+
+    // Plays until the peer (or we, as initiator, after the last game) stops, the connection
+    // breaks, or `max_games` games have been counted in `game_counter` (0: no limit; the
+    // counter is shared by the sessions of a server). Returns why the session ended.
+    std::string run(int& game_counter, int max_games = 0);
+
+private:
+    net::Connection& connection_;
+    search::Engine<International>& engine_;
+    SessionOptions options_;
+    Log log_;
+    OnGame on_game_;
 };
 
 }  // namespace dambit::dxp
