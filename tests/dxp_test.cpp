@@ -3,11 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "core/notation.hpp"
 #include "protocol/dxp.hpp"
+#include "protocol/dxp_session.hpp"
 #include "protocol/net.hpp"
+#include "search/engine.hpp"
 
 using namespace dambit;
 using Catch::Matchers::Contains;
@@ -183,4 +187,67 @@ TEST_CASE("DXP addresses", "[dxp]") {
     CHECK_THROWS_WITH(net::parse_endpoint("h:0", false), Contains("bad port '0'"));
     CHECK_THROWS_WITH(net::parse_endpoint(":80", false), Contains("no host"));
     CHECK_THROWS_WITH(net::parse_endpoint("h:8x", false), Contains("bad port '8x'"));
+}
+
+// DxpClient (the match harness's side) against dambit's own follower session on a thread.
+TEST_CASE("DXP client against a follower session over loopback", "[dxp]") {
+    std::optional<net::Listener> listener(net::Endpoint{"127.0.0.1", 0});
+    const int port = listener->port();
+    std::vector<dxp::GameReport> reports;
+    std::vector<std::string> notices;
+    std::string session_end;
+    std::thread follower([&] {
+        net::Socket s = listener->accept(10000);
+        if (!s.valid()) return;  // (Catch's assertions are for the main thread)
+        net::Connection c(std::move(s));
+        search::Engine<International> engine(4, 1);
+        dxp::SessionOptions o;
+        o.name = "follower";
+        o.movetime_ms = 10;
+        o.idle_timeout_ms = 10000;
+        dxp::Session session(c, engine, o, [&](const std::string& n) { notices.push_back(n); },
+                             [&](const dxp::GameReport& r) { reports.push_back(r); });
+        int counter = 0;
+        session_end = session.run(counter);
+    });
+    {
+        dxp::DxpClient client("127.0.0.1:" + std::to_string(port), "harness");
+        // A position with a white man on its promotion row is refused with code 9.
+        dxp::Board bad = dxp::Board::start();
+        bad.pieces[1] &= ~International::Geometry::mask_of_square(1);
+        bad.pieces[0] |= International::Geometry::mask_of_square(1);
+        CHECK_THROWS_WITH(client.start_game(bad, Color::kBlack, 1, 0, 5000),
+                          Contains("refused the game: code 9"));
+        // A game: we play White's first legal move each time, the follower answers.
+        CHECK(client.start_game(dxp::Board::start(), Color::kBlack, 1, 0, 5000) == "follower");
+        dxp::Board p = dxp::Board::start();
+        for (int i = 0; i < 3; ++i) {
+            FixedList<dxp::BoardMove, kMaxMoves> list;
+            generate_paths<International>(p, list);
+            REQUIRE(!list.empty());
+            client.send_move(p, list[0], 0);
+            p = p.play(list[0].move);
+            const auto reply = client.receive_move(p, 5000);
+            p = p.play(reply.move);
+        }
+        // An illegal move of ours is a programming error, caught before it is sent.
+        dxp::BoardMove wrong;
+        wrong.move.from = std::uint8_t(International::Geometry::bit_of_square(46));
+        wrong.move.to = std::uint8_t(International::Geometry::bit_of_square(41));
+        CHECK_THROWS_AS(client.send_move(p, wrong, 0), std::logic_error);
+        client.end_game('2', true);
+    }
+    follower.join();
+    listener.reset();
+    REQUIRE(reports.size() == 1);
+    CHECK(reports[0].peer == "harness");
+    CHECK(reports[0].our_colour == Color::kBlack);
+    CHECK(reports[0].game.plies() == 6);
+    CHECK(reports[0].result == "1/2-1/2");
+    CHECK(reports[0].reason == "peer claims a draw");
+    CHECK(session_end == "peer wants no next game");
+    // Nobody listens any more: refused for the two seconds of retries, then a clear error.
+    CHECK_THROWS_WITH(dxp::DxpClient("127.0.0.1:" + std::to_string(port), "x"),
+                      Contains("cannot connect to 127.0.0.1:"));
+    CHECK_THROWS_WITH(dxp::DxpClient("nohost", "x"), Contains("'nohost'"));
 }
