@@ -121,6 +121,11 @@ s.sendall(req("Z"))                                  # game 2
 assert expect(s, "A", "game 2")[-1] == "0"
 s.sendall(b"M0001322800\0")                          # 32-28
 expect(s, "M", "the server's reply")
+s.sendall(b"B050W\0")                                # no move 50 yet: refused
+assert expect(s, "K", "bad BACKREQ")[1] == "2"
+s.sendall(b"B001W\0")                                # back to the start, White to move
+assert expect(s, "K", "BACKREQ")[1] == "0"
+s.sendall(b"Chello\0")
 s.close()                                            # leave in the middle of game 2
 for name, msgs in out:
     print(name, msgs)
@@ -138,7 +143,8 @@ for want in "garbage from the peer: unknown DXP header 'X'" "over-long message f
   "peer disconnected in the middle of a message 'M00'" "peer silent for 2 s outside a game" \
   "refused GAMEREQ: illegal position: man on its promotion row" \
   "^game 1: server Black vs raw: 0-1 \(peer sent an illegal move 32-23" \
-  "^game 2: server Black vs raw: \* \(peer disconnected\), 2 plies" \
+  "^game 2: server Black vs raw: \* \(peer disconnected\), 0 plies" "took back to ply 0" \
+  "refused BACKREQ to move 50: no such move" "chat: hello" \
   "^game 3: server Black vs client: (1-0|0-1|1/2-1/2) " "summary: 3 games for server"; do
   grep -Eq -- "$want" "$tmp/b_server" && ok || bad "b: server output lacks '$want'"
 done
