@@ -86,6 +86,42 @@ if [ "$status" -eq 0 ] && grep -q '^opening 1/1 I-1: ab4: A-B ' "$tmp/ballots.ou
    grep -q ' 1 openings (ballots russian), 2 games' "$tmp/ballots.out"; then ok; else
   bad ballots "$(cat "$tmp/ballots.out" "$tmp/ballots.err")"; fi
 
+# DXP: dambit against dambit's own DXP follower, then against a fake follower that accepts each
+# game and drops the connection: every game of it is forfeited and the next one connects again.
+port=$((20000 + RANDOM % 20000))
+timeout 60 "$dambit" dxp --listen "127.0.0.1:$port" --movetime 20 --max-games 2 --quiet >"$tmp/dxpd.out" 2>&1 &
+for _ in $(seq 50); do grep -q . "$tmp/dxpd.out" 2>/dev/null && break; sleep 0.1; done
+run dxp --variant international --b "dxp:127.0.0.1:$port" --movetime 20 --openings 1 --max-plies 60
+if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/dxp.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/dxp.out"; then ok; else
+  bad dxp "$(cat "$tmp/dxp.out" "$tmp/dxp.err" "$tmp/dxpd.out")"; fi
+wait
+cat >"$tmp/drop.py" <<'SCRIPT'
+import socket, sys
+server = socket.socket()
+server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+server.bind(("127.0.0.1", 0))
+server.listen(1)
+print(server.getsockname()[1], flush=True)
+server.settimeout(30)
+for _ in range(4):
+    conn, _ = server.accept()
+    data = b""
+    while b"\0" not in data:
+        chunk = conn.recv(256)
+        if not chunk:
+            break
+        data += chunk
+    conn.sendall(b"A" + b"fake".ljust(32) + b"0\0")
+    conn.close()
+SCRIPT
+timeout 60 python3 "$tmp/drop.py" >"$tmp/drop.port" &
+for _ in $(seq 50); do [ -s "$tmp/drop.port" ] && break; sleep 0.1; done
+run dxp-drop --variant international --b "dxp:127.0.0.1:$(cat "$tmp/drop.port")" --movetime 20 --openings 2
+if [ "$status" -eq 0 ] && [ "$(grep -c 'forfeit by Black: .*1 plies), B-A 0-1 (forfeit by White: ' "$tmp/dxp-drop.out")" -eq 2 ] &&
+   grep -q '^forfeits: A 0, B 4$' "$tmp/dxp-drop.out" && grep -q 'connected again 3 times' "$tmp/dxp-drop.out"; then ok; else
+  bad dxp-drop "$(cat "$tmp/dxp-drop.out" "$tmp/dxp-drop.err")"; fi
+wait
+
 # Bad inputs: exit 2, one line naming the token.
 check2() {  # check2 NAME STDERR_REGEX ARGS...
   local name=$1 want=$2
@@ -99,6 +135,8 @@ check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
 check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
+check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10
+check2 dxp-untimed 'needs --tc or --movetime' --variant international --b dxp:127.0.0.1:1
 check2 two-limits 'at most one of --depth' --tc 1+0 --movetime 10
 check2 ballots-variant "'russian' ballots are for --variant russian" --ballots russian --variant brazilian
 check2 ballots-unknown "unknown ballots 'chess'" --ballots chess

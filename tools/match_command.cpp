@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <type_traits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "play/contest.hpp"
 #include "play/match.hpp"
 #include "play/sprt.hpp"
+#include "protocol/dxp_contestant.hpp"
 #include "protocol/hub_client.hpp"
 
 namespace dambit {
@@ -223,7 +225,8 @@ std::vector<play::Opening<R>> openings_of(const cli::Args& args, std::string& de
 // A contestant of another program: its object and the name the output gives it.
 template <class R>
 std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* letter,
-                                              const search::Limits& untimed, std::string& name) {
+                                              const search::Limits& untimed, int max_plies,
+                                              std::string& name) {
     if (spec.kind == SideSpec::Kind::kHub) {
         std::unique_ptr<hub::HubContestant<R>> c;
         try {
@@ -236,7 +239,20 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
         if (!c->engine_name().empty()) name += fmt::format(" ({})", c->engine_name());
         return c;
     }
-    throw cli::UsageError(fmt::format("dxp:{}: not available in this build", spec.target));
+    if constexpr (std::is_same_v<R, International>) {
+        std::unique_ptr<dxp::DxpContestant> c;
+        try {
+            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("DXP peer '{}': {}", spec.target, e.what()));
+        }
+        name = fmt::format("{} dxp:{}", letter, spec.target);
+        return c;
+    } else {
+        throw cli::UsageError(fmt::format(
+            "--{}: dxp:{} plays International only (DXP is a 10x10 protocol)",
+            letter[0] == 'A' ? "a" : "b", spec.target));
+    }
 }
 
 template <class R>
@@ -282,6 +298,9 @@ int run(const cli::Args& args) {
     }
     rules.time.grace_ms = args.get_int("grace", 1000, 0, 3600000);
     if (!engine_a || !engine_b) rules.time.untimed_wait_ms = 60000 + rules.time.grace_ms;
+    for (const auto* spec : {&spec_a, &spec_b})
+        if (spec->kind == SideSpec::Kind::kDxp && !rules.time.clocked() && !rules.time.movetime_ms)
+            throw cli::UsageError(fmt::format("dxp:{} needs --tc or --movetime", spec->target));
     std::optional<play::SprtParams> sprt;
     if (const auto text = args.get("sprt")) {
         try {
@@ -338,11 +357,11 @@ int run(const cli::Args& args) {
     if (a)
         ca = std::make_unique<play::EngineContestant<R>>(*a, limits, &stats_a);
     else
-        ca = external<R>(spec_a, "A", limits, name_a);
+        ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
     if (b)
         cb = std::make_unique<play::EngineContestant<R>>(*b, limits, &stats_b);
     else
-        cb = external<R>(spec_b, "B", limits, name_b);
+        cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
 
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
     fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies\n", event, name_a, name_b,
