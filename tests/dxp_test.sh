@@ -1,4 +1,175 @@
 #!/usr/bin/env bash
-# dambit dxp through its real interface. Usage: dxp_test.sh path/to/dambit
+# dambit dxp through its real interface, over loopback sockets only. Usage: dxp_test.sh path/to/dambit
+# (a) dambit against dambit, server follower and client initiator: two games whose results agree;
+# (b) a raw client (python3) sending garbage, an over-long message, a partial message, nothing at
+#     all, a GAMEREQ with an illegal position, an illegal MOVE, then leaving mid-game: the server
+#     names each, keeps serving, and a proper game follows; (c) bad command lines exit 2.
+# Every background process runs under `timeout`, so the test ends by itself.
 set -u
-exit 0
+dambit=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# start_server OUT ARGS...: a server on a free port (retried); sets port and server_pid.
+start_server() {
+  local out=$1 attempt i
+  shift
+  for attempt in 1 2 3 4 5; do
+    port=$((20000 + RANDOM % 20000))
+    timeout 90 "$dambit" dxp --listen "127.0.0.1:$port" "$@" >"$out" 2>&1 &
+    server_pid=$!
+    for i in $(seq 100); do
+      grep -q '^listening on' "$out" && return 0
+      kill -0 "$server_pid" 2>/dev/null || break
+      sleep 0.05
+    done
+    wait "$server_pid" 2>/dev/null
+  done
+  return 1
+}
+
+# (a) two games, dambit against dambit.
+start_server "$tmp/a_server" --max-games 2 --movetime 20 --name server || bad "a: no server port"
+timeout 90 "$dambit" dxp --connect "127.0.0.1:$port" --games 2 --time 1 --moves 0 --movetime 20 \
+  --max-plies 300 --name client --pdn "$tmp/a.pdn" >"$tmp/a_client" 2>&1
+client_status=$?
+wait "$server_pid"
+server_status=$?
+[ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ] && ok ||
+  bad "a: exit status client $client_status server $server_status"
+grep -q '^game 1: client White vs server: ' "$tmp/a_client" &&
+  grep -q '^game 1: server Black vs client: ' "$tmp/a_server" &&
+  grep -q '^game 2: client Black vs server: ' "$tmp/a_client" &&
+  grep -q '^game 2: server White vs client: ' "$tmp/a_server" && ok || bad "a: game lines or colours"
+# The same result, reason and length on both sides (the part after the names).
+for n in 1 2; do
+  c=$(grep "^game $n: " "$tmp/a_client" | sed 's/.* vs [a-z]*: //')
+  s=$(grep "^game $n: " "$tmp/a_server" | sed 's/.* vs [a-z]*: //')
+  [ -n "$c" ] && [ "$c" = "$s" ] && grep -Eq '^(1-0|0-1|1/2-1/2) \(' <<<"$c" && ok ||
+    bad "a: game $n client '$c' server '$s'"
+done
+grep -q '^summary: 2 games for client' "$tmp/a_client" && ok || bad "a: client summary"
+[ "$(grep -c '^\[Event "DXP"\]' "$tmp/a.pdn" 2>/dev/null)" = 2 ] && ok || bad "a: PDN file"
+if [ "$fail" -gt 0 ]; then echo "--- client"; cat "$tmp/a_client"; echo "--- server"; cat "$tmp/a_server"; fi
+
+# (b) a raw client, then a proper game.
+start_server "$tmp/b_server" --max-games 3 --movetime 20 --timeout 2 --name server ||
+  bad "b: no server port"
+cat >"$tmp/raw.py" <<'EOF'
+import socket, sys, time
+port = int(sys.argv[1])
+
+def conn():
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return s
+
+def read_all(s):  # every message until the server closes
+    data = b""
+    while True:
+        try:
+            chunk = s.recv(4096)
+        except (ConnectionResetError, socket.timeout):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return [m.decode() for m in data.split(b"\0") if m]
+
+buffers = {}
+def read_msg(s):
+    buf = buffers.get(s, b"")
+    while b"\0" not in buf:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise SystemExit("server closed early")
+        buf += chunk
+    msg, _, rest = buf.partition(b"\0")
+    buffers[s] = rest
+    return msg.decode()
+
+def expect(s, header, what):
+    while True:
+        m = read_msg(s)
+        if m[0] == header:
+            return m
+        if m[0] != "C":
+            raise SystemExit("%s: got %r" % (what, m))
+
+def req(colour, start="A", board=""):
+    return ("R01" + "raw".ljust(32) + colour + "001" + "000" + start + board).encode() + b"\0"
+
+out = []
+s = conn(); s.sendall(b"Xgarbage\0"); out.append(("garbage", read_all(s))); s.close()
+s = conn(); s.sendall(b"C" + b"x" * 2000); out.append(("long", read_all(s))); s.close()
+s = conn(); s.sendall(b"M00"); s.close()
+s = conn(); out.append(("silent", read_all(s))); s.close()
+s = conn()
+s.sendall(req("Z", "B", "W" + "w" + "e" * 49))      # a white man on its promotion row
+acc = expect(s, "A", "bad position")
+assert acc[-1] == "9", acc
+s.sendall(req("Z"))                                  # game 1: the server plays Black
+assert expect(s, "A", "game 1")[-1] == "0"
+s.sendall(b"M0001322300\0")                          # 32-23 is no move
+end = expect(s, "E", "illegal move")
+assert end[1] == "3", end                            # the server claims the win
+s.sendall(b"E10\0")
+s.sendall(req("Z"))                                  # game 2
+assert expect(s, "A", "game 2")[-1] == "0"
+s.sendall(b"M0001322800\0")                          # 32-28
+expect(s, "M", "the server's reply")
+s.sendall(b"B050W\0")                                # no move 50 yet: refused
+assert expect(s, "K", "bad BACKREQ")[1] == "2"
+s.sendall(b"B001W\0")                                # back to the start, White to move
+assert expect(s, "K", "BACKREQ")[1] == "0"
+s.sendall(b"Chello\0")
+s.close()                                            # leave in the middle of game 2
+for name, msgs in out:
+    print(name, msgs)
+print("raw client done")
+EOF
+timeout 60 python3 "$tmp/raw.py" "$port" >"$tmp/b_raw" 2>&1 && ok || bad "b: raw client: $(tail -3 "$tmp/b_raw")"
+grep -q "garbage.*unknown DXP header 'X'" "$tmp/b_raw" && grep -q "long.*over-long" "$tmp/b_raw" &&
+  grep -q "silent.*silent" "$tmp/b_raw" && ok || bad "b: the server's CHAT reasons: $(cat "$tmp/b_raw")"
+timeout 60 "$dambit" dxp --connect "127.0.0.1:$port" --games 1 --time 1 --movetime 20 --max-plies 200 \
+  --name client --quiet >"$tmp/b_client" 2>&1 && ok || bad "b: proper client: $(cat "$tmp/b_client")"
+wait "$server_pid"
+server_status=$?
+[ "$server_status" -eq 0 ] && ok || bad "b: server exit status $server_status"
+for want in "garbage from the peer: unknown DXP header 'X'" "over-long message from the peer" \
+  "peer disconnected in the middle of a message 'M00'" "peer silent for 2 s outside a game" \
+  "refused GAMEREQ: illegal position: man on its promotion row" \
+  "^game 1: server Black vs raw: 0-1 \(peer sent an illegal move 32-23" \
+  "^game 2: server Black vs raw: \* \(peer disconnected\), 0 plies" "took back to ply 0" \
+  "refused BACKREQ to move 50: no such move" "chat: hello" \
+  "^game 3: server Black vs client: (1-0|0-1|1/2-1/2) " "summary: 3 games for server"; do
+  grep -Eq -- "$want" "$tmp/b_server" && ok || bad "b: server output lacks '$want'"
+done
+grep -Eq '^game 1: client White vs server: (1-0|0-1|1/2-1/2) ' "$tmp/b_client" && ok ||
+  bad "b: client game line: $(cat "$tmp/b_client")"
+if [ "$fail" -gt 0 ]; then echo "--- server"; cat "$tmp/b_server"; fi
+
+# (c) bad command lines: status 2, one line naming the token.
+usage() {  # usage NAME REGEX ARGS...
+  local name=$1 want=$2 err status
+  shift 2
+  err=$(timeout 10 "$dambit" dxp "$@" 2>&1 >/dev/null)
+  status=$?
+  [ "$status" -eq 2 ] && grep -Eq -- "$want" <<<"$err" && [ "$(wc -l <<<"$err")" -eq 1 ] && ok ||
+    bad "c: $name: status $status, '$err'"
+}
+usage connect-nohost "'nohost'" --connect nohost
+usage listen-port "'99999'" --listen 99999
+usage variant "russian" --listen 127.0.0.1:1 --variant russian
+usage unknown-variant "unknown variant 'chess'" --listen 1 --variant chess
+usage both "one of --listen" --listen 1 --connect 127.0.0.1:1
+usage neither "one of --listen"
+usage time-follower "--time goes with --games" --listen 1 --time 5
+usage bad-fen "bad side to move" --connect 127.0.0.1:1 --games 1 --fen 'X:W31'
+timeout 10 "$dambit" dxp --help | grep -q 'usage: dambit dxp' && ok || bad "c: --help"
+
+echo "dxp: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

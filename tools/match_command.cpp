@@ -1,5 +1,6 @@
-// dambit match: a self-play match between two settings of the engine, game pairs from a fixed
-// opening set, with the score and the Elo difference.
+// dambit match: a match between two settings of the engine, or against an engine of another
+// program (Hub or DXP), game pairs from a fixed opening set or the official ballots, with clocks,
+// forfeits, the score, the Elo difference and a sequential test.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,52 +8,94 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <type_traits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "play/ballots.hpp"
+#include "play/contest.hpp"
 #include "play/match.hpp"
+#include "play/sprt.hpp"
+#include "protocol/dxp_contestant.hpp"
+#include "protocol/hub_client.hpp"
 
 namespace dambit {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: dambit match [--variant V] [--a SETTINGS] [--b SETTINGS]\n"
-    "         [--depth N | --nodes N | --movetime MS] [--openings N] [--opening-plies K]\n"
-    "         [--max-plies P] [--threads T] [--hash MB] [--pgn FILE]\n"
+    "usage: dambit match [--variant V] [--a SIDE] [--b SIDE]\n"
+    "         [--depth N | --nodes N | --movetime MS | --tc BASE+INC] [--grace MS]\n"
+    "         [--openings N] [--opening-plies K | --ballots NAME | --openings-file FILE]\n"
+    "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
+    "         [--threads T] [--hash MB] [--pgn FILE]\n"
     "\n"
-    "Plays engine A against engine B. The openings are every position reached after K plies\n"
+    "Plays A against B. The openings are every position reached after K plies\n"
     "(default 2) from the start position, in move generation order, each distinct position\n"
     "once: 49 for the 8x8 variants and 81 for International at K = 2. Each opening is played\n"
     "twice, A with White first, then B with White (a game pair). Both engines start every game\n"
     "with an empty table. A game ends when the side to move has no legal move (it loses), on the\n"
     "third occurrence of a position, on the variant's move-count draw rules, or after P plies\n"
-    "(adjudicated a draw). Prints one line per game pair and a summary: games, A wins, draws,\n"
-    "B wins, A's score and the Elo difference A-B with its 95% margin.\n"
+    "(adjudicated a draw), or when a side forfeits (it loses): an illegal move, a crash, a lost\n"
+    "connection, its clock below zero (\"time\"), or no answer within its time plus the grace.\n"
+    "Prints one line per game pair and a summary: games, A wins, draws, B wins, A's score and\n"
+    "the Elo difference A-B with its 95% margin.\n"
     "With one thread, --depth and --nodes give the same games on every run.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
-    "  --a SETTINGS       engine A: comma-separated key=value, keys lmr (late move\n"
-    "  --b SETTINGS       reductions), threat (threat extension), staged (killer or\n"
+    "  --a SIDE           a side is dambit's engine with SETTINGS, or an engine of another\n"
+    "  --b SIDE           program:\n"
+    "                     SETTINGS: comma-separated key=value, keys lmr (late move\n"
+    "                     reductions), threat (threat extension), staged (killer or\n"
     "                     table move tried before the quiet moves are generated) and\n"
     "                     probcut (a half-depth search that beats beta by a margin cuts),\n"
     "                     values on/off, e.g. \"lmr=off,threat=on\"; unset keys keep the\n"
     "                     variant's defaults\n"
+    "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
+    "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
+    "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
+    "                     dxp:HOST:PORT: a DXP follower (International only; dambit connects\n"
+    "                     and sends GAMEREQ with the --tc base in minutes, rounded up, or with\n"
+    "                     --movetime enough minutes for max-plies moves; needs --tc or\n"
+    "                     --movetime)\n"
     "  --depth N          each move searched to depth N (default 6)\n"
     "  --nodes N          each move searched about N nodes\n"
-    "  --movetime MS      each move searched MS milliseconds (not reproducible)\n"
+    "  --movetime MS      each move searched MS milliseconds (not reproducible); a side that\n"
+    "                     answers after MS plus the grace forfeits\n"
+    "  --tc BASE+INC      a Fischer clock per side: BASE seconds, INC seconds added before each\n"
+    "                     move (e.g. 60+0.5, or 60 for no increment); the clock is the wall time\n"
+    "                     from the request to the answer, and a side below zero loses on time\n"
+    "  --grace MS         how much longer than its time an engine is waited for before it\n"
+    "                     forfeits (default 1000); without --tc or --movetime an engine of\n"
+    "                     another program is waited for 60 s plus the grace per move\n"
     "  --openings N       play only the first N openings (default all)\n"
     "  --opening-plies K  plies from the start to the openings (0..4, default 2)\n"
+    "  --ballots NAME     the official tournament opening ballots instead, compiled in:\n"
+    "                     russian (745), brazilian (736), from pydraughts (MIT); each ballot\n"
+    "                     is a game pair; NAME must be the variant\n"
+    "  --openings-file F  openings from a file: one per line, name<TAB>FEN; '#' comments\n"
     "  --max-plies P      plies per game before it is adjudicated a draw (default 200 on\n"
     "                     8x8, 300 on 10x10, where 200 cut off one game in seven)\n"
+    "  --sprt TEXT        sequential test of H1 (A is elo1 or more better) against H0 (elo0\n"
+    "                     or less), e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05' (alpha and beta\n"
+    "                     default to 0.05): after each pair a line `LLR x.xx [lower, upper]`;\n"
+    "                     the match stops when the ratio leaves the bounds, with\n"
+    "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`\n"
     "  --threads T        search threads per engine (default 1)\n"
     "  --hash MB          transposition table per engine (default 16)\n"
     DAMBIT_TABLES_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
     "                     --a egtb=on --b egtb=off measures what the tables are worth)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
-    "                     are played, renamed to FILE at the end)\n";
+    "                     are played, renamed to FILE at the end); a forfeit's comment says\n"
+    "                     who forfeited and why\n"
+    "\n"
+    "Output lines added for these options: a forfeit in a pair line reads\n"
+    "`(forfeit by White: REASON, N plies)`; `forfeits: A N, B M` before the summary when a\n"
+    "side forfeited or is another program; `LLR ...` and the decision with --sprt.\n";
 
 // The settings of --a or --b: the search's switches, and whether the engine probes the endgame
 // tables (the token egtb=on|off, which only goes with --egtb).
@@ -88,16 +131,143 @@ std::string signed_text(double x, int decimals) {
     return fmt::format("{:+.{}f}", x, decimals);
 }
 
+// A side of the match as given by --a or --b.
+struct SideSpec {
+    enum class Kind { kEngine, kHub, kDxp } kind = Kind::kEngine;
+    Settings settings;   // kEngine
+    std::string target;  // kHub: the command; kDxp: HOST:PORT
+};
+
+SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning& defaults) {
+    SideSpec out;
+    const std::string text = args.get_or(name, "");
+    if (text.rfind("hub:", 0) == 0) {
+        out.kind = SideSpec::Kind::kHub;
+        out.target = text.substr(4);
+        if (notation_detail::trim(out.target).empty())
+            throw cli::UsageError(
+                fmt::format("--{}: empty command in '{}' (want hub:'COMMAND ARGS')", name, text));
+    } else if (text.rfind("dxp:", 0) == 0) {
+        out.kind = SideSpec::Kind::kDxp;
+        out.target = text.substr(4);
+        const auto colon = out.target.rfind(':');
+        const std::string port = colon == std::string::npos ? "" : out.target.substr(colon + 1);
+        if (colon == std::string::npos || colon == 0 || !notation_detail::all_digits(port) ||
+            port.size() > 5 || std::stoi(port) < 1 || std::stoi(port) > 65535)
+            throw cli::UsageError(
+                fmt::format("--{}: bad address '{}' (want dxp:HOST:PORT)", name, text));
+    } else {
+        out.settings = settings(args, name, defaults);
+    }
+    return out;
+}
+
+// --tc BASE+INC (seconds); throws UsageError naming the text.
+play::TimeControl parse_tc(const std::string& text) {
+    auto bad = [&] {
+        return cli::UsageError(
+            fmt::format("bad value '{}' for --tc (want BASE+INC in seconds, e.g. 60+0.5)", text));
+    };
+    const auto plus = text.find('+');
+    auto seconds = [&](const std::string& t) {
+        char* end = nullptr;
+        const double v = std::strtod(t.c_str(), &end);
+        if (t.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e6) throw bad();
+        return v;
+    };
+    const double base = seconds(text.substr(0, plus));
+    const double inc = plus == std::string::npos ? 0.0 : seconds(text.substr(plus + 1));
+    play::TimeControl tc;
+    tc.base_ms = std::int64_t(std::llround(base * 1000));
+    tc.increment_ms = std::int64_t(std::llround(inc * 1000));
+    if (tc.base_ms <= 0) throw bad();
+    return tc;
+}
+
+// The openings: generated, the compiled-in ballots, or a file.
+template <class R>
+std::vector<play::Opening<R>> openings_of(const cli::Args& args, std::string& description) {
+    const int given = int(args.has("ballots")) + int(args.has("openings-file")) +
+                      int(args.has("opening-plies"));
+    if (given > 1)
+        throw cli::UsageError("give at most one of --opening-plies, --ballots and --openings-file");
+    try {
+        if (const auto name = args.get("ballots")) {
+            const auto text = play::ballot_text(*name);
+            if (!text) {
+                std::string names;
+                for (const auto& n : play::ballot_names()) names += names.empty() ? n : fmt::format(", {}", n);
+                throw cli::UsageError(
+                    fmt::format("unknown ballots '{}' for --ballots (have: {})", *name, names));
+            }
+            if (*name != R::kName)
+                throw cli::UsageError(
+                    fmt::format("the '{}' ballots are for --variant {}", *name, *name));
+            description = fmt::format("ballots {}", *name);
+            return play::parse_openings<R>(*text, fmt::format("ballots {}", *name));
+        }
+        if (const auto file = args.get("openings-file")) {
+            std::ifstream in(*file, std::ios::binary);
+            if (!in) throw cli::UsageError(fmt::format("cannot read '{}'", *file));
+            std::stringstream text;
+            text << in.rdbuf();
+            description = fmt::format("file {}", *file);
+            return play::parse_openings<R>(text.str(), *file);
+        }
+    } catch (const ParseError& e) {
+        throw cli::UsageError(e.what());
+    }
+    const int plies = int(args.get_int("opening-plies", 2, 0, 4));
+    description = fmt::format("{} plies", plies);
+    return play::opening_positions<R>(plies);
+}
+
+// A contestant of another program: its object and the name the output gives it.
+template <class R>
+std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* letter,
+                                              const search::Limits& untimed, int max_plies,
+                                              std::string& name) {
+    if (spec.kind == SideSpec::Kind::kHub) {
+        std::unique_ptr<hub::HubContestant<R>> c;
+        try {
+            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed);
+        } catch (const play::PlayerFailure& f) {
+            throw std::runtime_error(
+                fmt::format("hub engine '{}' did not start: {}", spec.target, f.what()));
+        }
+        name = fmt::format("{} hub:{}", letter, spec.target);
+        if (!c->engine_name().empty()) name += fmt::format(" ({})", c->engine_name());
+        return c;
+    }
+    if constexpr (std::is_same_v<R, International>) {
+        std::unique_ptr<dxp::DxpContestant> c;
+        try {
+            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("DXP peer '{}': {}", spec.target, e.what()));
+        }
+        name = fmt::format("{} dxp:{}", letter, spec.target);
+        return c;
+    } else {
+        throw cli::UsageError(fmt::format(
+            "--{}: dxp:{} plays International only (DXP is a 10x10 protocol)",
+            letter[0] == 'A' ? "a" : "b", spec.target));
+    }
+}
+
 template <class R>
 int run(const cli::Args& args) {
     const search::Tuning defaults = search::Tuning::defaults_for<R>();
-    const Settings sa = settings(args, "a", defaults);
-    const Settings sb = settings(args, "b", defaults);
-    const search::Tuning& ta = sa.tuning;
-    const search::Tuning& tb = sb.tuning;
+    const SideSpec spec_a = side_spec(args, "a", defaults);
+    const SideSpec spec_b = side_spec(args, "b", defaults);
+    const bool engine_a = spec_a.kind == SideSpec::Kind::kEngine;
+    const bool engine_b = spec_b.kind == SideSpec::Kind::kEngine;
+    const Settings& sa = spec_a.settings;
+    const Settings& sb = spec_b.settings;
     const auto tables = cli::tables_option(args);
 
     search::Limits limits;
+    play::GameRules rules;
     std::string limit_text;
     int given = 0;
     if (args.has("depth")) {
@@ -109,19 +279,70 @@ int run(const cli::Args& args) {
         limit_text = fmt::format("nodes {}", limits.nodes);
     }
     if (args.has("movetime")) {
-        limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
+        limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX / 4), ++given;
+        rules.time.movetime_ms = limits.movetime_ms;
         limit_text = fmt::format("movetime {} ms", limits.movetime_ms);
     }
-    if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
+    if (const auto tc = args.get("tc")) {
+        const auto grace = rules.time.grace_ms;
+        rules.time = parse_tc(*tc);
+        rules.time.grace_ms = grace;
+        ++given;
+        limit_text = fmt::format("tc {}", *tc);
+    }
+    if (given > 1)
+        throw cli::UsageError("give at most one of --depth, --nodes, --movetime and --tc");
     if (given == 0) {
         limits.depth = 6;
         limit_text = "depth 6";
     }
-    const int opening_plies = int(args.get_int("opening-plies", 2, 0, 4));
-    const int max_plies =
+    rules.time.grace_ms = args.get_int("grace", 1000, 0, 3600000);
+    if (!engine_a || !engine_b) rules.time.untimed_wait_ms = 60000 + rules.time.grace_ms;
+    for (const auto* spec : {&spec_a, &spec_b})
+        if (spec->kind == SideSpec::Kind::kDxp && !rules.time.clocked() && !rules.time.movetime_ms)
+            throw cli::UsageError(fmt::format("dxp:{} needs --tc or --movetime", spec->target));
+    std::optional<play::SprtParams> sprt;
+    if (const auto text = args.get("sprt")) {
+        try {
+            sprt = play::parse_sprt(*text);
+        } catch (const ParseError& e) {
+            throw cli::UsageError(fmt::format("--sprt: {}", e.what()));
+        }
+    }
+    std::string opening_text;
+    auto openings = openings_of<R>(args, opening_text);
+    rules.max_plies =
         int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
+    const auto available = std::int64_t(openings.size());
+    const auto count = args.get_int("openings", available, 1, INT64_MAX);
+    if (count < available) openings.resize(std::size_t(count));
+    if (openings.empty()) throw cli::UsageError("no openings to play");
+
+    // dambit's engines, for the sides that are dambit.
+    std::unique_ptr<search::Engine<R>> a, b;
+    std::string name_a, name_b;
+    if (engine_a) {
+        a = std::make_unique<search::Engine<R>>(hash, threads);
+        a->set_tuning(sa.tuning);
+        name_a = "A " + play::tuning_text(sa.tuning);
+    }
+    if (engine_b) {
+        b = std::make_unique<search::Engine<R>>(hash, threads);
+        b->set_tuning(sb.tuning);
+        name_b = "B " + play::tuning_text(sb.tuning);
+    }
+    if (!tables.dir.empty()) {
+        int pieces = 0;
+        if (a && sa.tables) pieces = a->set_tables(tables.dir, tables.cache_megabytes);
+        if (b && sb.tables) pieces = b->set_tables(tables.dir, tables.cache_megabytes);
+        if (pieces == 0 && ((a && sa.tables) || (b && sb.tables)))
+            throw cli::UsageError("no complete set of " + std::string(R::kName) + " tables in " +
+                                  tables.dir);
+        if (a) name_a += sa.tables ? ",egtb=on" : ",egtb=off";
+        if (b) name_b += sb.tables ? ",egtb=on" : ",egtb=off";
+    }
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
     // there) and FILE.tmp becomes FILE by a rename at the end: FILE is never half written.
     const auto pgn = args.get("pgn");
@@ -131,62 +352,69 @@ int run(const cli::Args& args) {
         if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
     }
 
-    auto openings = play::opening_positions<R>(opening_plies);
-    const auto available = std::int64_t(openings.size());
-    const auto count = args.get_int("openings", available, 1, INT64_MAX);
-    if (count < available) openings.resize(std::size_t(count));
+    play::PlayerStats stats_a, stats_b;
+    std::unique_ptr<play::Contestant<R>> ca, cb;
+    if (a)
+        ca = std::make_unique<play::EngineContestant<R>>(*a, limits, &stats_a);
+    else
+        ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
+    if (b)
+        cb = std::make_unique<play::EngineContestant<R>>(*b, limits, &stats_b);
+    else
+        cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
 
-    search::Engine<R> a(hash, threads), b(hash, threads);
-    a.set_tuning(ta);
-    b.set_tuning(tb);
-    std::string name_a = "A " + play::tuning_text(ta);
-    std::string name_b = "B " + play::tuning_text(tb);
-    if (!tables.dir.empty()) {
-        int pieces = 0;
-        if (sa.tables) pieces = a.set_tables(tables.dir, tables.cache_megabytes);
-        if (sb.tables) pieces = b.set_tables(tables.dir, tables.cache_megabytes);
-        if (pieces == 0 && (sa.tables || sb.tables))
-            throw cli::UsageError("no complete set of " + std::string(R::kName) + " tables in " +
-                                  tables.dir);
-        name_a += sa.tables ? ",egtb=on" : ",egtb=off";
-        name_b += sb.tables ? ",egtb=on" : ",egtb=off";
-    }
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
-    fmt::print("{}: {} vs {}, {} openings ({} plies), {} games, max {} plies\n", event, name_a,
-               name_b, openings.size(), opening_plies, 2 * openings.size(), max_plies);
+    fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies\n", event, name_a, name_b,
+               openings.size(), opening_text, 2 * openings.size(), rules.max_plies);
+    if (sprt)
+        fmt::print("SPRT elo0 {:g} elo1 {:g} alpha {:g} beta {:g}: bounds [{:.2f}, {:.2f}]\n",
+                   sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt->lower(), sprt->upper());
     std::fflush(stdout);
 
-    int wins = 0, draws = 0, losses = 0;
-    play::PlayerStats stats_a, stats_b;
+    int wins = 0, draws = 0, losses = 0, forfeits_a = 0, forfeits_b = 0;
+    std::optional<play::SprtDecision> decided;
+    double llr = 0;
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
         const auto& op = openings[i];
-        const auto pair =
-            play::play_pair<R>(a, b, op.position, limits, max_plies, &stats_a, &stats_b);
+        const auto pair = play::play_contest_pair<R>(*ca, *cb, op.position, rules);
         std::string line, record;
         for (int g = 0; g < 2; ++g) {
             const auto& game = pair[std::size_t(g)];
             // A has White in the first game and Black in the second.
-            const double pa = game.points(g == 0 ? Color::kWhite : Color::kBlack);
+            const Color colour_a = g == 0 ? Color::kWhite : Color::kBlack;
+            const double pa = game.points(colour_a);
             if (pa == 1)
                 ++wins;
             else if (pa == 0)
                 ++losses;
             else
                 ++draws;
+            if (game.ending == play::Ending::kForfeit) ++(pa == 0 ? forfeits_a : forfeits_b);
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
-                                game.result_text(), play::ending_name(game.ending), game.plies());
+                                game.result_text(), game.ending_text(), game.plies());
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
                                         g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
         }
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
-        std::fflush(stdout);
         if (pgn) {
             pdn_out << record;
             pdn_out.flush();
             if (!pdn_out) throw std::runtime_error("cannot write '" + *pgn + ".tmp'");
         }
+        if (sprt) {
+            llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
+            fmt::print("LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(), sprt->upper());
+            const auto d = play::sprt_decision(llr, *sprt);
+            if (d == play::SprtDecision::kH1)
+                fmt::print("H1 accepted: elo >= {:g}\n", sprt->elo1);
+            else if (d == play::SprtDecision::kH0)
+                fmt::print("H0 accepted: elo <= {:g}\n", sprt->elo0);
+            if (d != play::SprtDecision::kNone) decided = d;
+        }
+        std::fflush(stdout);
+        if (decided) break;
     }
     if (pgn) {
         pdn_out.close();
@@ -204,16 +432,18 @@ int run(const cli::Args& args) {
     else
         elo = e.score >= 1 ? "+inf" : "-inf";
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
-    auto spent = [](const char* name, const play::PlayerStats& s) {
-        const int m = std::max(s.moves, 1);
-        fmt::print("{}: {} moves, {:.0f} nodes/move, mean depth {:.2f}\n", name, s.moves,
-                   double(s.nodes) / m, double(s.depth_sum) / m);
-    };
-    spent("A", stats_a);
-    spent("B", stats_b);
+    for (const auto& [letter, c] : {std::pair{"A", ca.get()}, std::pair{"B", cb.get()}}) {
+        const std::string spent = c->spent();
+        if (!spent.empty()) fmt::print("{}: {}\n", letter, spent);
+    }
+    if (forfeits_a + forfeits_b > 0 || !engine_a || !engine_b)
+        fmt::print("forfeits: A {}, B {}\n", forfeits_a, forfeits_b);
     fmt::print(
         "games {}, A wins {}, draws {}, B wins {}, A scores {:.1f}%, Elo A-B {} (95%), {:.1f} s\n",
         games, wins, draws, losses, 100 * e.score, elo, seconds);
+    if (sprt && !decided)
+        fmt::print("SPRT: no decision, LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(),
+                   sprt->upper());
     return 0;
 }
 
@@ -221,8 +451,9 @@ int run(const cli::Args& args) {
 
 int match_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
-                         {"variant", "a", "b", "depth", "nodes", "movetime", "openings",
-                          "opening-plies", "max-plies", "threads", "hash", "pgn", "egtb", "egtb-cache"},
+                         {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
+                          "openings", "opening-plies", "ballots", "openings-file", "max-plies",
+                          "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache"},
                          {"help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

@@ -5,7 +5,9 @@
 // tested with scripted moves as well as with engines.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -15,6 +17,8 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/key.hpp"
 #include "core/movegen.hpp"
@@ -30,6 +34,7 @@ enum class Ending {
     kRepetition,  // the same position with the same side to move for the third time (§5)
     kDrawRule,    // the variant's move-count rules (§5, drawn_by_counters)
     kMaxPlies,    // adjudicated a draw: the game reached the ply limit of the match
+    kForfeit,     // a player failed (illegal move, crash, no answer, out of time): it has lost
 };
 
 inline const char* ending_name(Ending e) {
@@ -42,6 +47,8 @@ inline const char* ending_name(Ending e) {
             return "draw rule";
         case Ending::kMaxPlies:
             return "max plies";
+        case Ending::kForfeit:
+            return "forfeit";
     }
     return "?";
 }
@@ -54,8 +61,16 @@ struct Game {
     std::vector<std::string> move_texts;  // the same moves in long notation
     Ending ending = Ending::kMaxPlies;
     std::optional<Color> winner;  // empty for a draw
+    std::string reason;           // kForfeit: why the loser forfeited, one line
 
     int plies() const { return int(moves.size()); }
+    // The ending as the match lines and the PDN comment write it: "no move", ..., or
+    // "forfeit by Black: time".
+    std::string ending_text() const {
+        if (ending != Ending::kForfeit || !winner) return ending_name(ending);
+        return std::string("forfeit by ") + (*winner == Color::kWhite ? "Black" : "White") + ": " +
+               reason;
+    }
     // "1-0", "0-1" or "1/2-1/2", as PDN writes results.
     std::string result_text() const {
         if (!winner) return "1/2-1/2";
@@ -71,21 +86,89 @@ template <class R>
 using Player = std::function<Move<typename R::Geometry>(const Position<R>& p,
                                                         const std::vector<Position<R>>& history)>;
 
-// Plays one game from `opening` until the side to move has no legal move, the position occurs for
-// the third time, the move-count rules call it drawn, or `max_plies` plies have been played.
-// Throws std::logic_error if a player returns a move that is not legal.
+// A player's failure to give a legal move in time: thrown by a player (or made by the game loop),
+// it ends the game as a forfeit, a loss for that player. what() is the one-line reason.
+class PlayerFailure : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The time rules of a game. With a clock (base_ms > 0) each side starts with base_ms; before each
+// of its moves increment_ms is added (Fischer, as Scan's Hub protocol counts it) and the wall time
+// from the request to the answer is taken off; a clock below zero loses ("time"). With a move
+// time, a side answering later than movetime_ms + grace_ms loses. With neither, a side answering
+// later than untimed_wait_ms (if not 0) loses.
+struct TimeControl {
+    std::int64_t base_ms = 0;
+    std::int64_t increment_ms = 0;
+    std::int64_t movetime_ms = 0;
+    std::int64_t grace_ms = 1000;
+    std::int64_t untimed_wait_ms = 0;
+
+    bool clocked() const { return base_ms > 0; }
+    // How long the harness waits for a side whose clock shows `clock_ms` (0: no bound).
+    std::int64_t wait_ms(std::int64_t clock_ms) const {
+        if (clocked()) return std::max<std::int64_t>(clock_ms, 0) + increment_ms + grace_ms;
+        if (movetime_ms > 0) return movetime_ms + grace_ms;
+        return untimed_wait_ms;
+    }
+};
+
+// What a player is told with each request: the game so far and its time.
 template <class R>
-Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Player<R>& black,
-                  int max_plies) {
+struct Turn {
+    const Position<R>* opening = nullptr;
+    const std::vector<Move<typename R::Geometry>>* moves = nullptr;  // played from `opening`
+    bool clocked = false;
+    std::int64_t clock_ms = 0;  // the side's clock before this move's increment is added
+    std::int64_t increment_ms = 0;
+    std::int64_t movetime_ms = 0;
+    std::int64_t wait_ms = 0;  // the harness waits this long for the answer (0: no bound)
+};
+
+template <class R>
+using TimedPlayer = std::function<Move<typename R::Geometry>(
+    const Position<R>& p, const std::vector<Position<R>>& history, const Turn<R>& turn)>;
+
+struct GameRules {
+    int max_plies = 200;
+    TimeControl time;
+};
+
+// A game that ends before its first move because `loser` cannot play it.
+template <class R>
+Game<R> forfeited_game(const Position<R>& opening, Color loser, std::string reason) {
+    Game<R> g;
+    g.opening = opening;
+    g.ending = Ending::kForfeit;
+    g.winner = ~loser;
+    g.reason = std::move(reason);
+    return g;
+}
+
+// Plays one game from `opening` until the side to move has no legal move, the position occurs for
+// the third time, the move-count rules call it drawn, `max_plies` plies have been played, or a
+// player forfeits: it throws PlayerFailure, returns an illegal move, runs out of time or answers
+// after the wait bound (see TimeControl). Other exceptions of a player pass through.
+template <class R>
+Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
+                        const TimedPlayer<R>& black, const GameRules& rules) {
     using G = typename R::Geometry;
+    using Clock = std::chrono::steady_clock;
     Game<R> game;
     game.opening = opening;
     Position<R> p = opening;
     std::vector<Position<R>> history;
     std::unordered_map<std::uint64_t, int> seen;  // occurrences of each position key
     search::DrawCounters counters;
+    std::array<std::int64_t, 2> clock{rules.time.base_ms, rules.time.base_ms};
     ++seen[position_key(p)];
     FixedList<PathMove<G>, kMaxMoves> legal;
+    auto forfeit = [&](std::string reason) {
+        game.ending = Ending::kForfeit;
+        game.winner = ~p.side;
+        game.reason = std::move(reason);
+    };
     for (;;) {
         generate_paths<R>(p, legal);
         // A side without a legal move has lost, whatever the draw rules say (draw.hpp).
@@ -102,18 +185,50 @@ Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Play
             game.ending = Ending::kDrawRule;
             break;
         }
-        if (game.plies() >= max_plies) {
+        if (game.plies() >= rules.max_plies) {
             game.ending = Ending::kMaxPlies;
             break;
         }
-        const Move<G> m = (p.side == Color::kWhite ? white : black)(p, history);
+        std::int64_t& left = clock[std::size_t(p.side)];
+        Turn<R> turn;
+        turn.opening = &game.opening;
+        turn.moves = &game.moves;
+        turn.clocked = rules.time.clocked();
+        turn.clock_ms = left;
+        turn.increment_ms = rules.time.increment_ms;
+        turn.movetime_ms = rules.time.movetime_ms;
+        turn.wait_ms = rules.time.wait_ms(left);
+        const auto t0 = Clock::now();
+        Move<G> m{};
+        try {
+            m = (p.side == Color::kWhite ? white : black)(p, history, turn);
+        } catch (const PlayerFailure& f) {
+            forfeit(f.what());
+            break;
+        }
+        const auto elapsed =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        if (turn.clocked) {
+            left += rules.time.increment_ms - elapsed;
+            if (left < 0) {
+                forfeit("time");
+                break;
+            }
+        } else if (turn.wait_ms > 0 && elapsed > turn.wait_ms) {
+            forfeit(fmt::format("no answer within {} ms", turn.wait_ms));
+            break;
+        }
         const PathMove<G>* found = nullptr;
         for (const auto& pm : legal)
             if (pm.move == m) {
                 found = &pm;
                 break;
             }
-        if (!found) throw std::logic_error("a player chose an illegal move in " + to_fen<R>(p));
+        if (!found) {
+            forfeit(fmt::format("illegal move from {} to {}", square_name<R>(m.from),
+                                square_name<R>(m.to)));
+            break;
+        }
         game.moves.push_back(m);
         game.move_texts.push_back(move_text<R>(*found));
         counters = counters.after(p, m);
@@ -122,6 +237,18 @@ Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Play
         ++seen[position_key(p)];
     }
     return game;
+}
+
+// play_timed_game without a clock, for players that need no time: the game ends as
+// play_timed_game says (an illegal move or a PlayerFailure is a forfeit).
+template <class R>
+Game<R> play_game(const Position<R>& opening, const Player<R>& white, const Player<R>& black,
+                  int max_plies) {
+    auto timed = [](const Player<R>& p) -> TimedPlayer<R> {
+        return [&p](const Position<R>& pos, const std::vector<Position<R>>& history,
+                    const Turn<R>&) { return p(pos, history); };
+    };
+    return play_timed_game<R>(opening, timed(white), timed(black), GameRules{max_plies, {}});
 }
 
 // What an engine spent over its moves (to compare the cost of settings at a fixed depth).
@@ -311,7 +438,10 @@ std::string pdn_game(const Game<R>& g, const std::string& event, const std::stri
         word(g.move_texts[i]);
         first_mover_to_move = !first_mover_to_move;
     }
-    word(std::string("{") + ending_name(g.ending) + "}");
+    // A comment cannot hold '}': a reason that has one gets ')' instead.
+    std::string comment = g.ending_text();
+    std::replace(comment.begin(), comment.end(), '}', ')');
+    word(fmt::format("{{{}}}", comment));
     word(g.result_text());
     return s + "\n" + body + "\n\n";
 }

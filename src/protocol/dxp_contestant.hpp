@@ -1,0 +1,134 @@
+// A DXP follower (another program listening for DamExchange games) as a match contestant:
+// dambit's side of the match is the initiator on one connection (DxpClient, dxp_session.hpp).
+//
+// DXP is a 10x10 protocol: International only. Per game: GAMEREQ with the peer's colour, the
+// opening ('B' with the position unless it is the start), minutes = the --tc base in minutes
+// rounded up, or with a move time enough minutes for the game's ply limit
+// (ceil(movetime * max_plies / 60000) + 1), and moves 0; the harness's clock still decides time
+// losses. Per move of the peer: the other side's last move is sent, then the peer's is awaited.
+// After each game: GAMEEND with the result from our side (the peer's opponent's); at the end, a
+// GAMEEND with stop code 1. A lost connection forfeits the game it happens in; the next game
+// connects again.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "play/contest.hpp"
+#include "protocol/dxp_session.hpp"
+
+namespace dambit::dxp {
+
+class DxpContestant final : public play::Contestant<International> {
+    using G = International::Geometry;
+
+public:
+    // Connects at once; throws std::runtime_error when nobody answers.
+    DxpContestant(std::string host_port, int max_plies)
+        : host_port_(std::move(host_port)), max_plies_(max_plies) {
+        client_ = std::make_unique<DxpClient>(host_port_, "dambit");
+    }
+    ~DxpContestant() override {
+        if (!client_) return;
+        try {
+            client_->end_game('0', true);
+        } catch (const std::exception&) {
+        }
+    }
+
+    const std::string& peer_name() const { return peer_; }
+
+    void start_game(const Board& opening, Color colour, const play::TimeControl& time) override {
+        ended_by_peer_ = false;
+        if (!client_) {
+            try {
+                client_ = std::make_unique<DxpClient>(host_port_, "dambit");
+                ++reconnects_;
+            } catch (const std::exception& e) {
+                throw play::PlayerFailure(fmt::format("cannot connect again: {}", e.what()));
+            }
+        }
+        int minutes = 0;
+        if (time.clocked())
+            minutes = int((time.base_ms + 59999) / 60000);
+        else if (time.movetime_ms > 0)
+            minutes = int((time.movetime_ms * max_plies_ + 59999) / 60000) + 1;
+        try {
+            peer_ = client_->start_game(opening, colour, minutes, 0, 10000);
+        } catch (const DxpFailure& f) {
+            drop_if_broken(f);
+            ended_by_peer_ = true;  // no game to end
+            throw play::PlayerFailure(f.what());
+        }
+        last_answer_ = std::chrono::steady_clock::now();
+    }
+
+    Move<G> move(const Board& p, const std::vector<Board>& history,
+                 const play::Turn<International>& turn) override {
+        if (!client_) throw play::PlayerFailure("the connection is lost");
+        try {
+            if (!turn.moves->empty()) {
+                // The other side's last move, with the seconds it took (since our last answer).
+                const Board& before = history.back();
+                FixedList<BoardMove, kMaxMoves> list;
+                generate_paths<International>(before, list);
+                const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                                         std::chrono::steady_clock::now() - last_answer_)
+                                         .count();
+                for (const auto& pm : list)
+                    if (pm.move == turn.moves->back()) {
+                        client_->send_move(before, pm, int(std::min<std::int64_t>(seconds, 999)));
+                        break;
+                    }
+            }
+            const int wait = turn.wait_ms > 0 ? int(std::min<std::int64_t>(turn.wait_ms, 1 << 30))
+                                              : 1 << 30;
+            const BoardMove m = client_->receive_move(p, wait);
+            last_answer_ = std::chrono::steady_clock::now();
+            ++moves_played_;
+            return m.move;
+        } catch (const DxpFailure& f) {
+            if (f.peer_result()) ended_by_peer_ = true;
+            drop_if_broken(f);
+            throw play::PlayerFailure(f.what());
+        }
+    }
+
+    void end_game(const play::Game<International>& game, Color colour) override {
+        if (!client_ || ended_by_peer_) return;
+        // The result from our side: we are the peer's opponent.
+        const char reason = !game.winner ? '2' : *game.winner == colour ? '1' : '3';
+        try {
+            client_->end_game(reason, false);
+        } catch (const DxpFailure& f) {
+            drop_if_broken(f);
+        }
+    }
+
+    std::string spent() const override {
+        std::string s = fmt::format("{} moves", moves_played_);
+        if (!peer_.empty()) s += fmt::format(", DXP follower '{}'", peer_);
+        s += fmt::format(", connected again {} {}", reconnects_, reconnects_ == 1 ? "time" : "times");
+        return s;
+    }
+
+private:
+    void drop_if_broken(const DxpFailure& f) {
+        if (!f.connection_usable()) client_.reset();
+    }
+
+    std::string host_port_;
+    int max_plies_;
+    std::unique_ptr<DxpClient> client_;
+    std::string peer_;
+    bool ended_by_peer_ = false;
+    int reconnects_ = 0;
+    int moves_played_ = 0;
+    std::chrono::steady_clock::time_point last_answer_{};
+};
+
+}  // namespace dambit::dxp

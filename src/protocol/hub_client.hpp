@@ -1,0 +1,260 @@
+// An engine of another program that speaks Hub (Scan's protocol.txt, version 2; pydraughts's
+// dialect on 8x8, hub_text.hpp), as a match contestant: dambit is the GUI.
+//
+// The engine is started with /bin/sh -c COMMAND (process.hpp). Per game: `new-game`; per move:
+// `pos pos=<opening> moves="<the game's moves>"`, a `level` line, `go think`, then lines are read
+// until `done move=M` within the wait the harness allows. Whatever goes wrong during a game (an
+// illegal or unreadable move, the end of its output, no answer in time, a closed input) throws
+// play::PlayerFailure and kills the engine; it is started again for the next game.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "play/contest.hpp"
+#include "protocol/hub_text.hpp"
+#include "protocol/process.hpp"
+
+namespace dambit::hub {
+
+// Timeouts of the handshake: `hub` to `wait`, and `init` to `ready` (an engine may load its
+// evaluation or book there).
+inline constexpr int kHubHandshakeMs = 10000;
+inline constexpr int kHubInitMs = 30000;
+
+template <class R>
+class HubContestant final : public play::Contestant<R> {
+    using G = typename R::Geometry;
+
+public:
+    // `untimed` is sent as `level depth=N` or `level nodes=N` when the game has neither a clock
+    // nor a move time. Starts the engine at once; throws play::PlayerFailure when it does not
+    // start or answer the handshake.
+    HubContestant(std::string command, const search::Limits& untimed)
+        : command_(std::move(command)), untimed_(untimed) {
+        open();
+    }
+    ~HubContestant() override { close(); }
+
+    // The engine's `id` line's name and version ("Scan 3.1"), or empty.
+    const std::string& engine_name() const { return id_; }
+
+    void start_game(const Position<R>&, Color, const play::TimeControl&) override {
+        if (!process_) {
+            open();
+            ++restarts_;
+        }
+        send("new-game");
+    }
+
+    Move<G> move(const Position<R>& p, const std::vector<Position<R>>&,
+                 const play::Turn<R>& turn) override {
+        if (!process_) throw play::PlayerFailure("the engine is not running");
+        std::string moves;
+        Position<R> at = *turn.opening;
+        for (const auto& m : *turn.moves) {
+            FixedList<PathMove<G>, kMaxMoves> list;
+            generate_paths<R>(at, list);
+            for (const auto& pm : list)
+                if (pm.move == m) {
+                    if (!moves.empty()) moves += ' ';
+                    moves += hub_move_text<R>(pm);
+                    break;
+                }
+            at = at.play(m);
+        }
+        std::string pos = fmt::format("pos pos={}", hub_position_text<R>(*turn.opening));
+        if (!moves.empty()) pos += fmt::format(" moves={}", quote(moves));
+        send(pos);
+        send(level_line(turn));
+        send("go think");
+        const auto t0 = std::chrono::steady_clock::now();
+        std::string text;
+        for (;;) {
+            int wait = -1;
+            if (turn.wait_ms > 0) {
+                const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::steady_clock::now() - t0)
+                                       .count();
+                wait = int(std::max<std::int64_t>(0, turn.wait_ms - spent));
+            }
+            const auto r = read(text, wait);
+            if (r == proc::ChildProcess::Read::kTimeout)
+                fail(fmt::format("no answer within {} ms", turn.wait_ms));
+            if (r == proc::ChildProcess::Read::kEnd) fail(ended());
+            Line line;
+            try {
+                line = parse_line(text);
+            } catch (const ParseError&) {
+                continue;  // not a protocol line: ignored
+            }
+            if (line.command == "error") {
+                if (const std::string* m = line.get("message")) last_error_ = *m;
+                continue;
+            }
+            if (line.command != "done") continue;  // info, and anything unknown
+            const std::string* mv = line.get("move");
+            if (!mv || mv->empty())
+                fail(last_error_.empty() ? std::string("'done' without a move")
+                                         : fmt::format("'done' without a move (error: {})", last_error_));
+            try {
+                const auto pm = parse_hub_move<R>(p, *mv);
+                ++moves_played_;
+                return pm.move;
+            } catch (const ParseError& e) {
+                fail(e.what());
+            }
+        }
+    }
+
+    void end_game(const play::Game<R>&, Color) override { last_error_.clear(); }
+
+    std::string spent() const override {
+        std::string s = fmt::format("{} moves", moves_played_);
+        if (!id_.empty()) s += fmt::format(", hub engine '{}'", id_);
+        s += fmt::format(", restarted {} {}", restarts_, restarts_ == 1 ? "time" : "times");
+        return s;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& reason) {
+        close_hard();
+        throw play::PlayerFailure(reason);
+    }
+
+    void send(const std::string& line) {
+        try {
+            process_->write_line(line);
+        } catch (const proc::ProcessError& e) {
+            fail(e.what());
+        }
+    }
+
+    proc::ChildProcess::Read read(std::string& text, int wait) {
+        try {
+            return process_->read_line(text, wait);
+        } catch (const proc::ProcessError& e) {
+            fail(e.what());
+        }
+    }
+
+    // Why the output ended: the engine's exit, as far as it can be told within a moment.
+    std::string ended() {
+        const std::string how = process_->exit_text(200);
+        if (how == "still running") return "the engine closed its output";
+        return fmt::format("the engine {}", how);
+    }
+
+    // Seconds as the protocol writes them.
+    static std::string seconds(std::int64_t ms) { return fmt::format("{:.3f}", double(ms) / 1000.0); }
+
+    std::string level_line(const play::Turn<R>& turn) const {
+        // The clock before the increment: the engine adds the increment itself (protocol.txt).
+        if (turn.clocked) {
+            std::string s =
+                fmt::format("level time={}", seconds(std::max<std::int64_t>(turn.clock_ms, 0)));
+            if (turn.increment_ms > 0) s += fmt::format(" inc={}", seconds(turn.increment_ms));
+            return s;
+        }
+        if (turn.movetime_ms > 0) return fmt::format("level move-time={}", seconds(turn.movetime_ms));
+        if (untimed_.nodes > 0) return fmt::format("level nodes={}", untimed_.nodes);
+        return fmt::format("level depth={}", untimed_.depth > 0 ? untimed_.depth : 6);
+    }
+
+    // The variant's names an engine may list in its `param name=variant` values, dambit's own
+    // first (Scan calls International "normal").
+    static std::vector<std::string> variant_names() {
+        std::vector<std::string> v{std::string(R::kName)};
+        if constexpr (R::Geometry::kSize == 10) v.insert(v.end(), {"normal", "standard", "10x10"});
+        if (std::string(R::kName) == "english") v.insert(v.end(), {"checkers", "american"});
+        return v;
+    }
+
+    void open() {
+        try {
+            process_ = std::make_unique<proc::ChildProcess>(command_, kMaxLine);
+        } catch (const proc::ProcessError& e) {
+            throw play::PlayerFailure(e.what());
+        }
+        send("hub");
+        std::string text;
+        std::vector<std::string> offered;  // the variant names the engine lists
+        bool has_variant = false;
+        for (;;) {
+            const auto r = read(text, kHubHandshakeMs);
+            if (r == proc::ChildProcess::Read::kTimeout)
+                fail(fmt::format("no 'wait' within {} ms of 'hub'", kHubHandshakeMs));
+            if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'wait'");
+            Line line;
+            try {
+                line = parse_line(text);
+            } catch (const ParseError&) {
+                continue;
+            }
+            if (line.command == "wait") break;
+            if (line.command == "id") {
+                std::string id;
+                for (const char* key : {"name", "version"})
+                    if (const std::string* v = line.get(key); v && !v->empty())
+                        id += id.empty() ? *v : fmt::format(" {}", *v);
+                id_ = id;
+            } else if (line.command == "param") {
+                const std::string* name = line.get("name");
+                if (name && *name == "variant") {
+                    has_variant = true;
+                    if (const std::string* values = line.get("values"))
+                        for (auto t : notation_detail::split(*values, ' '))
+                            if (!t.empty()) offered.emplace_back(t);
+                }
+            }
+        }
+        if (has_variant) {
+            // The first of our names it lists; dambit's own when it lists none of them.
+            const auto names = variant_names();
+            std::string chosen = names.front();
+            for (const auto& n : names)
+                if (std::find(offered.begin(), offered.end(), n) != offered.end()) {
+                    chosen = n;
+                    break;
+                }
+            send(fmt::format("set-param name=variant value={}", chosen));
+        }
+        send("init");
+        for (;;) {
+            const auto r = read(text, kHubInitMs);
+            if (r == proc::ChildProcess::Read::kTimeout)
+                fail(fmt::format("no 'ready' within {} ms of 'init'", kHubInitMs));
+            if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'ready'");
+            if (text.rfind("ready", 0) == 0 && (text.size() == 5 || text[5] == ' ')) break;
+        }
+    }
+
+    // Asks the engine to quit, then ends its process group.
+    void close() {
+        if (!process_) return;
+        try {
+            process_->write_line("quit", 200);
+        } catch (const proc::ProcessError&) {
+        }
+        process_->finish(500);
+        process_.reset();
+    }
+    void close_hard() {
+        if (process_) process_->kill();
+        process_.reset();
+    }
+
+    std::string command_;
+    search::Limits untimed_;
+    std::unique_ptr<proc::ChildProcess> process_;
+    std::string id_;
+    std::string last_error_;
+    int restarts_ = 0;
+    int moves_played_ = 0;
+};
+
+}  // namespace dambit::hub

@@ -1,0 +1,200 @@
+// Matches against other programs: forfeits and clocks in the game loop, the sequential test, the
+// compiled-in opening ballots.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/notation.hpp"
+#include "play/ballots.hpp"
+#include "play/contest.hpp"
+#include "play/match.hpp"
+#include "play/sprt.hpp"
+
+using namespace dambit;
+using namespace dambit::play;
+
+namespace {
+
+// Plays the given moves in turn, then fails the test if asked for more.
+template <class R>
+TimedPlayer<R> scripted(std::vector<std::string> moves) {
+    auto next = std::make_shared<std::size_t>(0);
+    return [moves, next](const Position<R>& p, const std::vector<Position<R>>&, const Turn<R>&) {
+        if (*next >= moves.size()) throw std::logic_error("script exhausted at " + to_fen<R>(p));
+        return parse_move<R>(p, moves[(*next)++]).move;
+    };
+}
+
+// A contestant that fails in its first `failures` games (PlayerFailure at its first move) and
+// then plays the first legal move.
+class Flaky final : public Contestant<Russian> {
+public:
+    explicit Flaky(int failures) : failures_(failures) {}
+    void start_game(const Position<Russian>&, Color, const TimeControl&) override { ++games_; }
+    Move<Russian::Geometry> move(const Position<Russian>& p, const std::vector<Position<Russian>>&,
+                                 const Turn<Russian>&) override {
+        if (games_ <= failures_) throw PlayerFailure("the engine exited with status 3");
+        FixedList<PathMove<Russian::Geometry>, kMaxMoves> list;
+        generate_paths<Russian>(p, list);
+        return list[0].move;
+    }
+    void end_game(const Game<Russian>& g, Color) override { endings.push_back(g.ending); }
+    std::vector<Ending> endings;
+
+private:
+    int failures_;
+    int games_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("an illegal move forfeits the game to the other side", "[match]") {
+    // Russian start. White plays c3-d4 legally; Black answers with a White move, e3-f4: a move
+    // that is not Black's is illegal, so Black forfeits after one ply and White wins 1-0.
+    const auto start = Position<Russian>::start();
+    const auto white_move = parse_move<Russian>(start, "e3-f4").move;  // legal for White only
+    const TimedPlayer<Russian> black = [&](const Position<Russian>&,
+                                           const std::vector<Position<Russian>>&,
+                                           const Turn<Russian>&) { return white_move; };
+    const auto g =
+        play_timed_game<Russian>(start, scripted<Russian>({"c3-d4"}), black, GameRules{200, {}});
+    CHECK(g.ending == Ending::kForfeit);
+    CHECK(g.winner == Color::kWhite);
+    CHECK(g.plies() == 1);
+    CHECK(g.result_text() == "1-0");
+    CHECK(g.ending_text() == "forfeit by Black: illegal move from e3 to f4");
+    const std::string pdn = pdn_game<Russian>(g, "e", "1", "w", "b");
+    CHECK(pdn.find("{forfeit by Black: illegal move from e3 to f4} 1-0") != std::string::npos);
+}
+
+TEST_CASE("a player's failure forfeits the game and the pair goes on", "[match]") {
+    // B fails in its first game (White to move at the start: B is Black in game 1 and fails on
+    // its first move, after A's first move). Game 2 is played normally to its end.
+    Flaky a(0), b(1);
+    const auto pair = play_contest_pair<Russian>(a, b, Position<Russian>::start(), GameRules{40, {}});
+    CHECK(pair[0].ending == Ending::kForfeit);
+    CHECK(pair[0].winner == Color::kWhite);  // A had White
+    CHECK(pair[0].plies() == 1);
+    CHECK(pair[0].reason == "the engine exited with status 3");
+    CHECK(pair[0].ending_text() == "forfeit by Black: the engine exited with status 3");
+    CHECK(pair[1].ending != Ending::kForfeit);
+    CHECK(pair[1].plies() > 0);
+    // Both sides were told how each game ended.
+    CHECK(a.endings.size() == 2);
+    CHECK(b.endings == std::vector<Ending>{Ending::kForfeit, pair[1].ending});
+}
+
+TEST_CASE("clocks: a side over its time loses on time", "[match]") {
+    // 20 ms on the clock, no increment; Black answers after 60 ms: its clock falls to about -40.
+    const auto start = Position<Russian>::start();
+    auto slow = [](const Position<Russian>& p, const std::vector<Position<Russian>>&,
+                   const Turn<Russian>& turn) {
+        CHECK(turn.clocked);
+        CHECK(turn.clock_ms == 20);
+        CHECK(turn.wait_ms == 20 + 0 + 1000);  // clock + increment + grace
+        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        FixedList<PathMove<Russian::Geometry>, kMaxMoves> list;
+        generate_paths<Russian>(p, list);
+        return list[0].move;
+    };
+    TimeControl tc;
+    tc.base_ms = 20;
+    auto g = play_timed_game<Russian>(start, scripted<Russian>({"c3-d4"}), slow, GameRules{200, tc});
+    CHECK(g.ending == Ending::kForfeit);
+    CHECK(g.winner == Color::kWhite);
+    CHECK(g.reason == "time");
+
+    // A move time of 5 ms and a grace of 10 ms: an answer after 60 ms is past the wait.
+    TimeControl mt;
+    mt.movetime_ms = 5;
+    mt.grace_ms = 10;
+    auto slow_any = [](const Position<Russian>& p, const std::vector<Position<Russian>>&,
+                       const Turn<Russian>& turn) {
+        CHECK(turn.wait_ms == 15);
+        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        FixedList<PathMove<Russian::Geometry>, kMaxMoves> list;
+        generate_paths<Russian>(p, list);
+        return list[0].move;
+    };
+    g = play_timed_game<Russian>(start, slow_any, slow_any, GameRules{200, mt});
+    CHECK(g.ending == Ending::kForfeit);
+    CHECK(g.winner == Color::kBlack);
+    CHECK(g.reason == "no answer within 15 ms");
+}
+
+TEST_CASE("SPRT: the log-likelihood ratio of a hand-worked example", "[match]") {
+    // 6 wins, 2 draws, 2 losses: N = 10, points X = 6 + 1 = 7, mean m = 0.7,
+    //   var = (6 (0.3)^2 + 2 (0.2)^2 + 2 (0.7)^2) / 10 = (0.54 + 0.08 + 0.98) / 10 = 0.16.
+    // elo0 = 0 gives s0 = 1/2. elo1 = 400 log10(3) gives 10^(-elo1/400) = 1/3, s1 = 1/(4/3) = 0.75.
+    //   LLR = (s1 - s0) (2 X - N (s0 + s1)) / (2 var) = 0.25 (14 - 12.5) / 0.32 = 0.375 / 0.32
+    //       = 1.171875.
+    const double elo1 = 400 * std::log10(3.0);
+    CHECK(logistic_score(elo1) == Approx(0.75));
+    CHECK(sprt_llr(6, 2, 2, 0, elo1) == Approx(1.171875));
+    // The mirror, 2 wins, 2 draws, 6 losses: X = 3, var again 0.16,
+    //   LLR = 0.25 (6 - 12.5) / 0.32 = -5.078125.
+    CHECK(sprt_llr(2, 2, 6, 0, elo1) == Approx(-5.078125));
+    // No games, or no spread: no evidence.
+    CHECK(sprt_llr(0, 0, 0, 0, 5) == 0);
+    CHECK(sprt_llr(0, 7, 0, 0, 5) == 0);
+
+    // Bounds for alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944..., ln(0.95 / 0.05) = ln 19.
+    const SprtParams p = parse_sprt("elo0=0 elo1=5 alpha=0.05 beta=0.05");
+    CHECK(p.lower() == Approx(-2.944439));
+    CHECK(p.upper() == Approx(2.944439));
+    CHECK(sprt_decision(1.171875, p) == SprtDecision::kNone);
+    CHECK(sprt_decision(-5.078125, p) == SprtDecision::kH0);
+    CHECK(sprt_decision(3.0, p) == SprtDecision::kH1);
+
+    CHECK_THROWS_WITH(parse_sprt("elo0=x elo1=5"), Catch::Contains("'elo0=x'"));
+    CHECK_THROWS_WITH(parse_sprt("elo0=0 gamma=1"), Catch::Contains("'gamma=1'"));
+    CHECK_THROWS_WITH(parse_sprt("elo0=0"), Catch::Contains("elo1"));
+    CHECK_THROWS_WITH(parse_sprt("elo0=5 elo1=0"), Catch::Contains("above"));
+}
+
+TEST_CASE("the compiled-in Russian ballots", "[match]") {
+    const auto text = ballot_text("russian");
+    REQUIRE(text);
+    // pydraughts's russian.json (commit 3277325) has 745 openings; parse_openings checks that
+    // every FEN parses and that its side to move has a legal move.
+    const auto openings = parse_openings<Russian>(*text, "russian");
+    CHECK(openings.size() == 745);
+    CHECK(text->find("Copyright (c) 2021-2024 Ioannis Pantidis") != std::string_view::npos);
+    CHECK(text->find("commit 3277325") != std::string_view::npos);
+
+    // The first ballot, "I-1: ab4": the man on column a moves to b4. Of White's men at the start
+    // (a1 c1 e1 g1, b2 d2 f2 h2, a3 c3 e3 g3) only a3 is on column a next to b4, so the move is
+    // a3-b4, and Black is to move with his twelve men untouched (b6 d6 f6 h6, a7 c7 e7 g7,
+    // b8 d8 f8 h8).
+    REQUIRE(!openings.empty());
+    CHECK(openings[0].line == "I-1: ab4");
+    const auto by_hand = parse_fen<Russian>(
+        "B:Wa1,c1,e1,g1,b2,d2,f2,h2,b4,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
+    CHECK(openings[0].position == by_hand);
+    const auto start = Position<Russian>::start();
+    CHECK(openings[0].position == start.play(parse_move<Russian>(start, "a3-b4").move));
+
+    const auto brazilian = ballot_text("brazilian");
+    REQUIRE(brazilian);
+    CHECK(parse_openings<Brazilian>(*brazilian, "brazilian").size() == 736);
+    CHECK(!ballot_text("english"));
+}
+
+TEST_CASE("an openings file: comments, and errors naming the line", "[match]") {
+    const auto ok = parse_openings<Russian>(
+        "# a comment\n\nstart\tW:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\n",
+        "f");
+    REQUIRE(ok.size() == 1);
+    CHECK(ok[0].position == Position<Russian>::start());
+    CHECK_THROWS_WITH(parse_openings<Russian>("x W:Wa1:Bh8\n", "f"), Catch::Contains("f line 1"));
+    CHECK_THROWS_WITH(parse_openings<Russian>("#\nbad\tW:Wz9\n", "f"),
+                      Catch::Contains("f line 2 (bad)") && Catch::Contains("z9"));
+    // White's man on a1 is blocked by b2, and the jump over b2 would land on c3, also taken: no
+    // legal move.
+    CHECK_THROWS_WITH(parse_openings<Russian>("lost\tW:Wa1:Bb2,c3\n", "f"),
+                      Catch::Contains("no legal move"));
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# dambit match against engines of other programs, through the real interface: dambit's own Hub
+# engine, and fake Hub engines (small bash scripts) that play an illegal move, crash, or hang.
+# Usage: match_test.sh path/to/dambit
+set -u
+dambit=$1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "  ${2:0:600}"; fail=$((fail + 1)); }
+
+# A fake Hub engine: the handshake, then what `go` gets is the script's argument.
+cat >"$tmp/fake.sh" <<'SCRIPT'
+#!/usr/bin/env bash
+# fake.sh illegal|crash|hang
+while IFS= read -r line; do
+  case "$line" in
+    hub) echo "id name=fake-$1 version=1"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
+    init) echo ready ;;
+    go*)
+      case "$1" in
+        illegal) echo "info depth=1 score=0.00"; echo "done move=1-2" ;;
+        crash) exit 3 ;;
+        hang) ;;
+      esac ;;
+    quit) exit 0 ;;
+  esac
+done
+SCRIPT
+chmod +x "$tmp/fake.sh"
+
+# run NAME ARGS...: runs dambit match, output in $tmp/NAME.out, status in $status.
+run() {
+  local name=$1
+  shift
+  timeout 120 "$dambit" match "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  status=$?
+}
+
+# dambit against dambit's own Hub engine: two games and the summary.
+run hub --b "hub:'$dambit' hub" --movetime 20 --openings 1 --max-plies 120 --pgn "$tmp/hub.pdn"
+if [ "$status" -eq 0 ] && grep -Eq '^games 2, A wins [0-9]+, draws [0-9]+, B wins [0-9]+, A scores' "$tmp/hub.out" &&
+   grep -q "vs B hub:'$dambit' hub (dambit 0.9)" "$tmp/hub.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/hub.out" &&
+   [ "$(grep -c '^\[Event ' "$tmp/hub.pdn")" -eq 2 ]; then ok; else bad hub-dambit "$(cat "$tmp/hub.out" "$tmp/hub.err")"; fi
+
+# The fake engines: every game of theirs is forfeited, with the reason in the output and in the
+# PDN, and the match plays both pairs to the end. In each pair B is Black in game 1 (its first
+# move comes after A's) and White in game 2.
+for kind in illegal crash hang; do
+  case $kind in
+    illegal) reason="illegal move '1-2'" ;;
+    crash) reason='the engine exited with status 3' ;;
+    hang) reason='no answer within 320 ms' ;;
+  esac
+  run "$kind" --b "hub:$tmp/fake.sh $kind" --movetime 20 --grace 300 --openings 2 --pgn "$tmp/$kind.pdn"
+  pairs=$(grep -c "^opening [12]/2 .*: A-B 1-0 (forfeit by Black: $reason, 1 plies), B-A 0-1 (forfeit by White: $reason, 0 plies)" "$tmp/$kind.out")
+  if [ "$status" -eq 0 ] && [ "$pairs" -eq 2 ] &&
+     grep -q '^forfeits: A 0, B 4$' "$tmp/$kind.out" &&
+     grep -q '^games 4, A wins 4, draws 0, B wins 0' "$tmp/$kind.out" &&
+     [ "$(grep -c "{forfeit by [A-Za-z]*: $reason}" "$tmp/$kind.pdn")" -eq 4 ]; then ok; else
+    bad "fake-$kind" "$(cat "$tmp/$kind.out" "$tmp/$kind.err")"; fi
+done
+# The crashing engine was started again for each game (four games, one start each).
+if grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times$' "$tmp/crash.out"; then ok; else
+  bad crash-restarts "$(grep '^B:' "$tmp/crash.out")"; fi
+# No engine process is left behind.
+sleep 0.2
+if ! pgrep -f "$tmp/fake.sh" >/dev/null; then ok; else bad leftover-processes "$(pgrep -af "$tmp/fake.sh")"; fi
+
+# A Fischer clock: dambit against its Hub engine at 2 s + 0.05 s, no loss on time.
+run tc --b "hub:$dambit hub" --tc 2+0.05 --openings 1 --max-plies 100
+if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/tc.out" && ! grep -q 'forfeit by' "$tmp/tc.out" &&
+   grep -q '^forfeits: A 0, B 0$' "$tmp/tc.out"; then ok; else bad tc "$(cat "$tmp/tc.out" "$tmp/tc.err")"; fi
+
+# SPRT: a line per pair with the ratio and the bounds ln(0.05/0.95) and ln(0.95/0.05).
+run sprt --depth 2 --openings 3 --a lmr=off --sprt 'elo0=0 elo1=5 alpha=0.05 beta=0.05'
+if [ "$status" -eq 0 ] && [ "$(grep -Ec '^LLR -?[0-9]+\.[0-9]{2} \[-2\.94, 2\.94\]$' "$tmp/sprt.out")" -ge 1 ] &&
+   grep -Eq '^(SPRT: no decision|H[01] accepted)' "$tmp/sprt.out"; then ok; else
+  bad sprt "$(cat "$tmp/sprt.out" "$tmp/sprt.err")"; fi
+
+# The Russian ballots: the first is I-1, a3-b4 ("ab4").
+run ballots --depth 2 --ballots russian --openings 1
+if [ "$status" -eq 0 ] && grep -q '^opening 1/1 I-1: ab4: A-B ' "$tmp/ballots.out" &&
+   grep -q ' 1 openings (ballots russian), 2 games' "$tmp/ballots.out"; then ok; else
+  bad ballots "$(cat "$tmp/ballots.out" "$tmp/ballots.err")"; fi
+
+# DXP: dambit against dambit's own DXP follower, then against a fake follower that accepts each
+# game and drops the connection: every game of it is forfeited and the next one connects again.
+port=$((20000 + RANDOM % 20000))
+timeout 60 "$dambit" dxp --listen "127.0.0.1:$port" --movetime 20 --max-games 2 --quiet >"$tmp/dxpd.out" 2>&1 &
+for _ in $(seq 50); do grep -q . "$tmp/dxpd.out" 2>/dev/null && break; sleep 0.1; done
+run dxp --variant international --b "dxp:127.0.0.1:$port" --movetime 20 --openings 1 --max-plies 60
+if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/dxp.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/dxp.out"; then ok; else
+  bad dxp "$(cat "$tmp/dxp.out" "$tmp/dxp.err" "$tmp/dxpd.out")"; fi
+wait
+cat >"$tmp/drop.py" <<'SCRIPT'
+import socket, sys
+server = socket.socket()
+server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+server.bind(("127.0.0.1", 0))
+server.listen(1)
+print(server.getsockname()[1], flush=True)
+server.settimeout(30)
+for _ in range(4):
+    conn, _ = server.accept()
+    data = b""
+    while b"\0" not in data:
+        chunk = conn.recv(256)
+        if not chunk:
+            break
+        data += chunk
+    conn.sendall(b"A" + b"fake".ljust(32) + b"0\0")
+    conn.close()
+SCRIPT
+timeout 60 python3 "$tmp/drop.py" >"$tmp/drop.port" &
+for _ in $(seq 50); do [ -s "$tmp/drop.port" ] && break; sleep 0.1; done
+run dxp-drop --variant international --b "dxp:127.0.0.1:$(cat "$tmp/drop.port")" --movetime 20 --openings 2
+if [ "$status" -eq 0 ] && [ "$(grep -c 'forfeit by Black: .*1 plies), B-A 0-1 (forfeit by White: ' "$tmp/dxp-drop.out")" -eq 2 ] &&
+   grep -q '^forfeits: A 0, B 4$' "$tmp/dxp-drop.out" && grep -q 'connected again 3 times' "$tmp/dxp-drop.out"; then ok; else
+  bad dxp-drop "$(cat "$tmp/dxp-drop.out" "$tmp/dxp-drop.err")"; fi
+wait
+
+# Bad inputs: exit 2, one line naming the token.
+check2() {  # check2 NAME STDERR_REGEX ARGS...
+  local name=$1 want=$2
+  shift 2
+  run "$name" "$@"
+  if [ "$status" -eq 2 ] && grep -Eq -- "$want" "$tmp/$name.err" && [ "$(wc -l <"$tmp/$name.err")" -eq 1 ] &&
+     [ ! -s "$tmp/$name.out" ]; then ok; else bad "$name" "status $status: $(cat "$tmp/$name.err")"; fi
+}
+check2 bad-tc "'abc' for --tc" --tc abc
+check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
+check2 empty-hub "empty command in 'hub:'" --b hub:
+check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
+check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
+check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10
+check2 dxp-untimed 'needs --tc or --movetime' --variant international --b dxp:127.0.0.1:1
+check2 two-limits 'at most one of --depth' --tc 1+0 --movetime 10
+check2 ballots-variant "'russian' ballots are for --variant russian" --ballots russian --variant brazilian
+check2 ballots-unknown "unknown ballots 'chess'" --ballots chess
+printf 'x\tW:Wz9\n' >"$tmp/bad.txt"
+check2 openings-file "line 1 \(x\): .*z9" --openings-file "$tmp/bad.txt"
+# A command that is not an engine: exit 1, one line.
+run nostart --b "hub:$tmp/does-not-exist" --movetime 10
+if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err"; then ok; else
+  bad nostart "status $status: $(cat "$tmp/nostart.err")"; fi
+
+echo "match: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
