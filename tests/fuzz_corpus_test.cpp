@@ -33,6 +33,7 @@ int replay(const std::string& target, Entry entry) {
 TEST_CASE("fuzz corpus: FEN", "[fuzz]") { CHECK(replay("fen", dambit::fuzz::fen) > 10); }
 TEST_CASE("fuzz corpus: moves", "[fuzz]") { CHECK(replay("move", dambit::fuzz::move) > 10); }
 TEST_CASE("fuzz corpus: Hub lines", "[fuzz]") { CHECK(replay("hub_line", dambit::fuzz::hub_line) > 10); }
+TEST_CASE("fuzz corpus: DXP messages", "[fuzz]") { CHECK(replay("dxp", dambit::fuzz::dxp) > 10); }
 TEST_CASE("fuzz corpus: Hub sessions", "[fuzz]") {
     CHECK(replay("hub_session", dambit::fuzz::hub_session) > 10);
 }

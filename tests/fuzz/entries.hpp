@@ -12,6 +12,7 @@
 
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "protocol/dxp.hpp"
 #include "protocol/hub_server.hpp"
 #include "protocol/hub_text.hpp"
 
@@ -97,6 +98,37 @@ inline int hub_session(const std::uint8_t* data, std::size_t size) {
     d.hash_megabytes = 1;
     d.node_cap = 300;
     hub::serve(in, out, d);
+    return 0;
+}
+
+// One DXP message (without its NUL): a message that decodes encodes to text that decodes to the
+// same message; a GAMEREQ's board is read as a position, a MOVE as a move of the start position
+// and of a position with long king captures.
+inline int dxp(const std::uint8_t* data, std::size_t size) {
+    try {
+        const dxp::Message m = dxp::decode(bytes(data, size));
+        std::string again;
+        try {
+            again = dxp::encode(m);
+        } catch (const std::invalid_argument&) {
+            return 0;  // a number the message's field cannot hold (documented in dxp.hpp)
+        }
+        if (dxp::encode(dxp::decode(again)) != again) __builtin_trap();
+        if (const auto* r = std::get_if<dxp::GameRequest>(&m); r && r->start == 'B')
+            (void)dxp::position_from_dxp(r->to_move, r->board);
+        if (const auto* mv = std::get_if<dxp::MoveMessage>(&m)) {
+            for (const auto& p : {dxp::Board::start(),
+                                  parse_fen<International>("W:WK46:B41,32,22,13,14,24,34")}) {
+                try {
+                    const auto pm = dxp::legal_move(p, *mv);
+                    if (dxp::legal_move(p, dxp::move_message(pm, 0)).move != pm.move)
+                        __builtin_trap();
+                } catch (const ParseError&) {
+                }
+            }
+        }
+    } catch (const ParseError&) {
+    }
     return 0;
 }
 
