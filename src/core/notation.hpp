@@ -194,23 +194,30 @@ std::string move_text(const PathMove<typename R::Geometry>& pm) {
     return s;
 }
 
-// The squares of the pieces a capture takes, in the order it takes them, in the variant's notation:
-// each leg of the path between two landing squares jumps exactly one of them.
-template <class R>
-std::vector<std::string> captured_names(const PathMove<typename R::Geometry>& pm) {
-    using G = typename R::Geometry;
-    std::vector<std::string> out;
+// The square numbers (1-based) of the pieces a capture takes, in the order it takes them: each leg
+// of the path between two landing squares jumps exactly one of them.
+template <class G>
+std::vector<int> captured_squares(const PathMove<G>& pm) {
+    std::vector<int> out;
     int at = pm.move.from;
     for (int i = 0; i < pm.length; ++i) {
         const auto a = G::coord_of_bit(at), b = G::coord_of_bit(pm.path[i]);
         const int dx = b.file > a.file ? 1 : -1, dy = b.rank > a.rank ? 1 : -1;
         for (int f = a.file + dx, r = a.rank + dy; f != b.file; f += dx, r += dy) {
             const int n = G::square_of_coord(f, r);
-            if (n && (pm.move.captured & G::mask_of_square(n)))
-                out.push_back(square_name<R>(G::bit_of_square(n)));
+            if (n && (pm.move.captured & G::mask_of_square(n))) out.push_back(n);
         }
         at = pm.path[i];
     }
+    return out;
+}
+
+// The same squares in the variant's notation.
+template <class R>
+std::vector<std::string> captured_names(const PathMove<typename R::Geometry>& pm) {
+    using G = typename R::Geometry;
+    std::vector<std::string> out;
+    for (const int n : captured_squares<G>(pm)) out.push_back(square_name<R>(G::bit_of_square(n)));
     return out;
 }
 

@@ -210,17 +210,7 @@ std::string hub_move_text(const PathMove<typename R::Geometry>& pm) {
     const int to = hub_square<R>(G::square_of_bit(pm.move.to));
     if (!pm.move.is_capture()) return std::to_string(from) + "-" + std::to_string(to);
     std::string s = std::to_string(from) + "x" + std::to_string(to);
-    int at = pm.move.from;
-    for (int i = 0; i < pm.length; ++i) {
-        const auto a = G::coord_of_bit(at), b = G::coord_of_bit(pm.path[i]);
-        const int dx = b.file > a.file ? 1 : -1, dy = b.rank > a.rank ? 1 : -1;
-        for (int f = a.file + dx, r = a.rank + dy; f != b.file; f += dx, r += dy) {
-            const int sq = G::square_of_coord(f, r);
-            if (sq && (pm.move.captured & G::mask_of_square(sq)))
-                s += fmt::format("x{}", hub_square<R>(sq));
-        }
-        at = pm.path[i];
-    }
+    for (const int sq : captured_squares<G>(pm)) s += fmt::format("x{}", hub_square<R>(sq));
     return s;
 }
 
