@@ -2,8 +2,9 @@
 """Converts pydraughts's opening ballot files (JSON) into dambit's ballot text files.
 
 Usage: scripts/ballots_from_pydraughts.py PYDRAUGHTS_DIR
-Writes src/play/ballots/russian.txt and brazilian.txt: a header citing the source, then one ballot
-per line, `name<TAB>FEN`, in the order of the source file's "standard" list.
+Writes src/play/ballots/russian.txt, brazilian.txt and russian-3move.txt: a header citing the
+source, then one ballot per line, `name<TAB>FEN`, in the order of the source file's "standard"
+list.
 """
 import json
 import pathlib
@@ -63,6 +64,9 @@ def main() -> None:
     out = pathlib.Path(__file__).resolve().parent.parent / "src" / "play" / "ballots"
     convert(src / "russian.json", out / "russian.txt", "Russian draughts: the tournament opening ballots")
     convert(src / "brazilian.json", out / "brazilian.txt", "Brazilian draughts: the tournament opening ballots")
+    convert(src / "150russian_and_brazilian.json", out / "russian-3move.txt",
+            "Russian and Brazilian draughts: the 150 three-move ballots (two White moves and one Black\n"
+            "# move, 15 groups of 10; a few are shorter, and 5-VII is the free opening)")
 
 
 if __name__ == "__main__":

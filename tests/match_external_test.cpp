@@ -184,6 +184,25 @@ TEST_CASE("the compiled-in Russian ballots", "[match]") {
     CHECK(!ballot_text("english"));
 }
 
+TEST_CASE("the compiled-in three-move ballots", "[match]") {
+    const auto text = ballot_text("russian-3move");
+    REQUIRE(text);
+    // pydraughts's 150russian_and_brazilian.json: 15 groups of 10.
+    const auto openings = parse_openings<Russian>(*text, "russian-3move");
+    REQUIRE(openings.size() == 150);
+    CHECK(parse_openings<Brazilian>(*text, "russian-3move").size() == 150);
+    // "1-I cd4 ba5 dc5" played by hand: c3-d4, b6-a5, d4-c5; Black to move.
+    CHECK(openings[0].line == "1-I cd4 ba5 dc5");
+    Position<Russian> p = Position<Russian>::start();
+    for (const char* m : {"c3-d4", "b6-a5", "d4-c5"}) p = p.play(parse_move<Russian>(p, m).move);
+    CHECK(openings[0].position == p);
+    CHECK(ballots_fit("russian-3move", "russian"));
+    CHECK(ballots_fit("russian-3move", "brazilian"));
+    CHECK(!ballots_fit("russian-3move", "czech"));
+    CHECK(ballots_fit("russian", "russian"));
+    CHECK(!ballots_fit("russian", "brazilian"));
+}
+
 TEST_CASE("an openings file: comments, and errors naming the line", "[match]") {
     const auto ok = parse_openings<Russian>(
         "# a comment\n\nstart\tW:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\n",

@@ -138,7 +138,7 @@ check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
 check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10
 check2 dxp-untimed 'needs --tc or --movetime' --variant international --b dxp:127.0.0.1:1
 check2 two-limits 'at most one of --depth' --tc 1+0 --movetime 10
-check2 ballots-variant "'russian' ballots are for --variant russian" --ballots russian --variant brazilian
+check2 ballots-variant "'russian' ballots are not for --variant brazilian" --ballots russian --variant brazilian
 check2 ballots-unknown "unknown ballots 'chess'" --ballots chess
 printf 'x\tW:Wz9\n' >"$tmp/bad.txt"
 check2 openings-file "line 1 \(x\): .*z9" --openings-file "$tmp/bad.txt"

@@ -73,9 +73,10 @@ constexpr const char* kHelp =
     "                     another program is waited for 60 s plus the grace per move\n"
     "  --openings N       play only the first N openings (default all)\n"
     "  --opening-plies K  plies from the start to the openings (0..4, default 2)\n"
-    "  --ballots NAME     the official tournament opening ballots instead, compiled in:\n"
-    "                     russian (745), brazilian (736), from pydraughts (MIT); each ballot\n"
-    "                     is a game pair; NAME must be the variant\n"
+    "  --ballots NAME     the official tournament opening ballots instead, compiled in\n"
+    "                     from pydraughts (MIT): russian-3move (the 150 three-move ballots,\n"
+    "                     Russian and Brazilian), russian (745), brazilian (736); each\n"
+    "                     ballot is a game pair\n"
     "  --openings-file F  openings from a file: one per line, name<TAB>FEN; '#' comments\n"
     "  --max-plies P      plies per game before it is adjudicated a draw (default 200 on\n"
     "                     8x8, 300 on 10x10, where 200 cut off one game in seven)\n"
@@ -200,9 +201,9 @@ std::vector<play::Opening<R>> openings_of(const cli::Args& args, std::string& de
                 throw cli::UsageError(
                     fmt::format("unknown ballots '{}' for --ballots (have: {})", *name, names));
             }
-            if (*name != R::kName)
-                throw cli::UsageError(
-                    fmt::format("the '{}' ballots are for --variant {}", *name, *name));
+            if (!play::ballots_fit(*name, R::kName))
+                throw cli::UsageError(fmt::format("the '{}' ballots are not for --variant {}",
+                                                  *name, R::kName));
             description = fmt::format("ballots {}", *name);
             return play::parse_openings<R>(*text, fmt::format("ballots {}", *name));
         }

@@ -22,4 +22,9 @@ std::optional<std::string_view> ballot_text(std::string_view name) {
     return std::nullopt;
 }
 
+bool ballots_fit(std::string_view name, std::string_view variant) {
+    if (name == "russian-3move") return variant == "russian" || variant == "brazilian";
+    return name == variant;
+}
+
 }  // namespace dambit::play

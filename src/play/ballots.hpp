@@ -18,9 +18,11 @@
 
 namespace dambit::play {
 
-// The names of the compiled-in ballot sets ("russian", "brazilian"), each the name of the
-// variant it is for.
+// The names of the compiled-in ballot sets: "russian", "brazilian" (each the name of the variant
+// it is for) and "russian-3move" (the 150 three-move ballots, for Russian and Brazilian).
 std::vector<std::string> ballot_names();
+// Whether the ballot set `name` is for `variant`.
+bool ballots_fit(std::string_view name, std::string_view variant);
 // The text of a compiled-in ballot set; empty for an unknown name.
 std::optional<std::string_view> ballot_text(std::string_view name);
 
