@@ -111,6 +111,9 @@ s = conn()
 s.sendall(req("Z", "B", "W" + "w" + "e" * 49))      # a white man on its promotion row
 acc = expect(s, "A", "bad position")
 assert acc[-1] == "9", acc
+s.sendall(b"R02" + req("Z")[3:])                     # a version the server does not speak
+acc = expect(s, "A", "version 02")
+assert acc[-1] == "1", acc                           # refused: '1' not this version
 s.sendall(req("Z"))                                  # game 1: the server plays Black
 assert expect(s, "A", "game 1")[-1] == "0"
 s.sendall(b"M0001322300\0")                          # 32-23 is no move
