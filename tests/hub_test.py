@@ -202,6 +202,29 @@ except subprocess.TimeoutExpired:
     status = None
 check("closed input ends the engine", status == 0, status)
 
+# 4b. `stop` and a closed input right after `go` (before the search thread has begun) are not
+# lost: an infinite search still ends.
+e = Engine()
+e.send("hub")
+e.send("init")
+e.until("ready")
+for i in range(20):
+    e.send("level infinite")
+    e.send("go analyze")
+    e.send("stop")
+    _, done = e.until("done", 5)
+    if done is None:
+        break
+check("stop right after go, 20 times -> done each time", done is not None, i)
+e.send("go analyze")
+e.p.stdin.close()
+try:
+    status = e.p.wait(5)
+except subprocess.TimeoutExpired:
+    e.p.kill()
+    status = None
+check("closed input right after go ends the engine", status == 0, status)
+
 # 5. Multipv: with multipv=3 each iteration reports lines 1..3 (Russian start: 7 moves).
 e = Engine("--variant", "russian")
 e.send("hub")

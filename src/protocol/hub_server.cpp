@@ -194,6 +194,7 @@ public:
     void start(const search::Limits& limits, Mode mode, Output& out) override {
         join();
         quiet_.store(false);
+        stop_.store(false);
         searching_.store(true);
         thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
             const std::string done = run(root, history, limits, mode, out);
@@ -203,10 +204,12 @@ public:
             if (!done.empty()) out.line(done);
         });
     }
-    void stop() override { engine_.stop(); }
+    // Through the search's stop flag, which a stop sent right after `go` (before the search
+    // thread has started) cannot miss.
+    void stop() override { stop_.store(true); }
     void abandon() override {
         quiet_.store(true);
-        engine_.stop();
+        stop_.store(true);
         join();
     }
     void join() override {
@@ -237,6 +240,7 @@ private:
         // Pondering and analysis run until told to stop (an analysis with a level stops at it).
         if (mode == Mode::kPonder) limits = search::Limits{.infinite = true, .multipv = limits.multipv};
         typename search::Engine<R>::Callbacks cb;
+        cb.stop_flag = &stop_;
         cb.iteration = [&](const search::Iteration<G>& it) {
             if (quiet_.load()) return;
             std::string pv;
@@ -274,6 +278,7 @@ private:
     std::vector<Position<R>> history_;
     std::thread thread_;
     std::atomic<bool> quiet_{false};
+    std::atomic<bool> stop_{false};
     std::atomic<bool> searching_{false};
 };
 

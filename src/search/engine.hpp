@@ -6,6 +6,7 @@
 // compiles none of it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -32,6 +33,9 @@ public:
     struct Callbacks {
         std::function<void(const Iteration<G>&)> iteration;  // after each completed iteration
         std::function<void(const Result<G>&)> best_move;     // once, at the end
+        // When set, the search ends soon after *stop_flag becomes true, even if it became true
+        // before go() was called (stop() is lost then: go() starts by clearing its flag).
+        const std::atomic<bool>* stop_flag = nullptr;
     };
 
     explicit Engine(std::size_t hash_megabytes = 16, int threads = 1);

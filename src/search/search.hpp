@@ -50,6 +50,9 @@ struct Shared {
     std::int64_t soft_ms = 0;  // no new iteration after this (0 = none)
     std::int64_t hard_ms = 0;  // stop at once after this (0 = none)
     std::atomic<bool> stop{false};
+    // A stop request of the caller's own (Engine::Callbacks::stop_flag), polled with the limits:
+    // unlike Engine::stop(), it cannot be lost by arriving before the search has started.
+    const std::atomic<bool>* external_stop = nullptr;
     std::vector<std::uint64_t> history;  // keys of the game's positions before the root, in order
     DrawCounters root_counters;
     std::vector<Worker<R>*> workers;
@@ -323,6 +326,8 @@ template <class R>
 void Worker<R>::check_limits() {
     nodes_.store(local_nodes_, std::memory_order_relaxed);
     std::uint64_t step = kCheckInterval;
+    if (id_ == 0 && s_.external_stop && s_.external_stop->load(std::memory_order_relaxed))
+        s_.stop.store(true, std::memory_order_relaxed);
     if (id_ == 0 && root_depth_ > 1) {
         if (s_.limits.nodes) {
             const std::uint64_t total = s_.total_nodes();
@@ -977,7 +982,11 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     }
     // An infinite search reports its move only when told to stop.
     if (id_ == 0 && lim.infinite)
-        while (!stopped()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        while (!stopped()) {
+            if (s_.external_stop && s_.external_stop->load(std::memory_order_relaxed))
+                s_.stop.store(true, std::memory_order_relaxed);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
 }
 
 }  // namespace dambit::search
