@@ -154,6 +154,7 @@ bad = [
     ("short position", "pos pos=Wxx"),
     ("illegal move", 'pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-15"'),
     ("bad level", "level move-time=abc"),
+    ("level without a limit", "level moves=9"),
     ("unterminated quote", 'pos moves="10-14'),
     ("bad variant", "set-param name=variant value=chess"),
     ("over-long line", "pos pos=" + "e" * 70000),

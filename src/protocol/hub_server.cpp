@@ -98,6 +98,8 @@ search::Limits parse_level(const Line& line) {
         }
     }
     if (line.has("infinite")) l.infinite = true;
+    if (!l.depth && !l.nodes && !l.movetime_ms && !l.time_ms && !l.infinite)
+        throw ParseError("level without depth, nodes, move-time, time or infinite (the last level stands)");
     return l;
 }
 
