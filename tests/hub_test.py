@@ -217,6 +217,21 @@ for i in range(20):
     if done is None:
         break
 check("stop right after go, 20 times -> done each time", done is not None, i)
+# protocol.txt: "Otherwise it will send stop and immediately set up a new search": the new search's
+# commands wait for the stopped one's done, and are taken, not refused.
+e.send("level infinite")
+e.send("go analyze")
+time.sleep(0.1)
+e.send("stop")
+e.send('pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves="32-28"')
+e.send("level move-time=0.1")
+e.send("go think")
+lines, first = e.until("done", 5)
+lines2, second = e.until("done", 5)
+black10 = {"16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"}
+check("stop, then at once pos/level/go: two done lines, no error, a legal reply",
+      first is not None and second is not None and args_of(second).get("move") in black10
+      and not any(l.startswith("error") for l in lines + lines2), (lines[-2:], lines2[-2:]))
 e.send("go analyze")
 e.p.stdin.close()
 try:

@@ -141,6 +141,7 @@ public:
     virtual void abandon() = 0;  // ends the search without a done line, and waits for it
     virtual void join() = 0;
     virtual bool searching() const = 0;
+    virtual bool stopping() const = 0;  // searching, and told to stop
     virtual bool terminal() const = 0;  // no legal move in the current position
 };
 
@@ -218,6 +219,7 @@ public:
         if (thread_.joinable()) thread_.join();
     }
     bool searching() const override { return searching_.load(); }
+    bool stopping() const override { return searching_.load() && stop_.load(); }
 
 private:
     // The Hub texts of a line of moves from `p`.
@@ -395,6 +397,10 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             continue;
         }
         const std::string& c = line.command;
+        // protocol.txt: after `stop` the GUI "immediately set[s] up a new search": a command for
+        // it waits until the stopped search has answered `done`.
+        const bool during = c == "ping" || c == "stop" || c == "ponder-hit" || c == "quit";
+        if (!during && busy() && session->stopping()) session->join();
         try {
             if (c.empty()) {
                 continue;
