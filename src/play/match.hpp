@@ -93,6 +93,45 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A game as the rules see it: the position, the positions before it, how often each position
+// occurred, the move-count draw counters, and the record. play_timed_game and the DXP sessions
+// (src/protocol/dxp_session.cpp) keep their games in one.
+template <class R>
+struct GameState {
+    using G = typename R::Geometry;
+    Position<R> pos;
+    std::vector<Position<R>> history;  // the positions before each move, oldest first
+    std::unordered_map<std::uint64_t, int> seen;  // occurrences of each position key
+    search::DrawCounters counters;
+    Game<R> record;
+
+    explicit GameState(const Position<R>& start) : pos(start) {
+        record.opening = start;
+        ++seen[position_key(pos)];
+    }
+    int plies() const { return record.plies(); }
+    void play(const PathMove<G>& m) {
+        record.moves.push_back(m.move);
+        record.move_texts.push_back(move_text<R>(m));
+        counters = counters.after(pos, m.move);
+        history.push_back(pos);
+        pos = pos.play(m.move);
+        ++seen[position_key(pos)];
+    }
+    // How the rules end the game now, or nothing while it goes on: the side to move has no legal
+    // move (it has lost, whatever the draw rules say: draw.hpp), the position occurs for the third
+    // time, the move-count rules call it drawn, or `max_plies` plies have been played. `legal`
+    // receives the legal moves of the side to move.
+    std::optional<Ending> rules_ending(int max_plies, FixedList<PathMove<G>, kMaxMoves>& legal) const {
+        generate_paths<R>(pos, legal);
+        if (legal.empty()) return Ending::kNoMove;
+        if (seen.at(position_key(pos)) >= 3) return Ending::kRepetition;
+        if (search::drawn_by_counters(pos, counters)) return Ending::kDrawRule;
+        if (plies() >= max_plies) return Ending::kMaxPlies;
+        return std::nullopt;
+    }
+};
+
 // The time rules of a game. With a clock (base_ms > 0) each side starts with base_ms; before each
 // of its moves increment_ms is added (Fischer, as Scan's Hub protocol counts it) and the wall time
 // from the request to the answer is taken off; a clock below zero loses ("time"). With a move
@@ -155,14 +194,10 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
                         const TimedPlayer<R>& black, const GameRules& rules) {
     using G = typename R::Geometry;
     using Clock = std::chrono::steady_clock;
-    Game<R> game;
-    game.opening = opening;
-    Position<R> p = opening;
-    std::vector<Position<R>> history;
-    std::unordered_map<std::uint64_t, int> seen;  // occurrences of each position key
-    search::DrawCounters counters;
+    GameState<R> g(opening);
+    Game<R>& game = g.record;
+    const Position<R>& p = g.pos;
     std::array<std::int64_t, 2> clock{rules.time.base_ms, rules.time.base_ms};
-    ++seen[position_key(p)];
     FixedList<PathMove<G>, kMaxMoves> legal;
     auto forfeit = [&](std::string reason) {
         game.ending = Ending::kForfeit;
@@ -170,23 +205,9 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         game.reason = std::move(reason);
     };
     for (;;) {
-        generate_paths<R>(p, legal);
-        // A side without a legal move has lost, whatever the draw rules say (draw.hpp).
-        if (legal.empty()) {
-            game.ending = Ending::kNoMove;
-            game.winner = ~p.side;
-            break;
-        }
-        if (seen[position_key(p)] >= 3) {
-            game.ending = Ending::kRepetition;
-            break;
-        }
-        if (search::drawn_by_counters(p, counters)) {
-            game.ending = Ending::kDrawRule;
-            break;
-        }
-        if (game.plies() >= rules.max_plies) {
-            game.ending = Ending::kMaxPlies;
+        if (const auto ending = g.rules_ending(rules.max_plies, legal)) {
+            game.ending = *ending;
+            if (*ending == Ending::kNoMove) game.winner = ~p.side;
             break;
         }
         std::int64_t& left = clock[std::size_t(p.side)];
@@ -201,7 +222,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         const auto t0 = Clock::now();
         Move<G> m{};
         try {
-            m = (p.side == Color::kWhite ? white : black)(p, history, turn);
+            m = (p.side == Color::kWhite ? white : black)(p, g.history, turn);
         } catch (const PlayerFailure& f) {
             forfeit(f.what());
             break;
@@ -229,12 +250,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
                                 square_name<R>(m.to)));
             break;
         }
-        game.moves.push_back(m);
-        game.move_texts.push_back(move_text<R>(*found));
-        counters = counters.after(p, m);
-        history.push_back(p);
-        p = p.play(m);
-        ++seen[position_key(p)];
+        g.play(*found);
     }
     return game;
 }

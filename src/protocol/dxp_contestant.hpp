@@ -20,6 +20,7 @@
 
 #include "play/contest.hpp"
 #include "protocol/dxp_session.hpp"
+#include "search/line.hpp"
 
 namespace dambit::dxp {
 
@@ -74,16 +75,11 @@ public:
             if (!turn.moves->empty()) {
                 // The other side's last move, with the seconds it took (since our last answer).
                 const Board& before = history.back();
-                FixedList<BoardMove, kMaxMoves> list;
-                generate_paths<International>(before, list);
                 const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                                          std::chrono::steady_clock::now() - last_answer_)
                                          .count();
-                for (const auto& pm : list)
-                    if (pm.move == turn.moves->back()) {
-                        client_->send_move(before, pm, int(std::min<std::int64_t>(seconds, 999)));
-                        break;
-                    }
+                if (const auto pm = search::path_of<International>(before, turn.moves->back()))
+                    client_->send_move(before, *pm, int(std::min<std::int64_t>(seconds, 999)));
             }
             const int wait = turn.wait_ms > 0 ? int(std::min<std::int64_t>(turn.wait_ms, 1 << 30))
                                               : 1 << 30;

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <unordered_map>
 
 #include "core/key.hpp"
 #include "core/notation.hpp"
 #include "search/draw.hpp"
+#include "search/line.hpp"
 
 namespace dambit::dxp {
 namespace {
@@ -104,33 +106,14 @@ bool await_game_end(Channel& ch, int timeout_ms, const std::function<void(const 
     }
 }
 
-// A game in progress: the positions, the draw counters and the record.
-struct GameState {
-    Board pos;
-    std::vector<Board> history;  // the positions before each move
-    std::vector<BoardMove> path_moves;
-    search::DrawCounters counters;
-    std::unordered_map<std::uint64_t, int> seen;
-    play::Game<International> record;
-
-    explicit GameState(const Board& start) : pos(start) {
-        record.opening = start;
-        ++seen[position_key(pos)];
-    }
-    int plies() const { return int(path_moves.size()); }
-    void play(const BoardMove& m) {
-        record.moves.push_back(m.move);
-        record.move_texts.push_back(move_text<International>(m));
-        path_moves.push_back(m);
-        counters = counters.after(pos, m.move);
-        history.push_back(pos);
-        pos = pos.play(m.move);
-        ++seen[position_key(pos)];
-    }
+// A game in progress (play::GameState), which BACKREQ may take back.
+struct GameState : play::GameState<International> {
+    using play::GameState<International>::GameState;
     void take_back_to(int ply) {
-        const std::vector<BoardMove> moves(path_moves.begin(), path_moves.begin() + ply);
+        const std::vector<Move<G>> moves(record.moves.begin(), record.moves.begin() + ply);
+        const auto paths = search::line_paths<International>(record.opening, moves);
         *this = GameState(record.opening);
-        for (const auto& m : moves) play(m);
+        for (const auto& m : paths) play(m);
     }
 };
 
@@ -140,20 +123,25 @@ struct Verdict {
     std::string reason;
 };
 
-// Whether the rules end the game now (as play::play_game decides).
+// Whether the rules end the game now (as play::play_game decides; no ply limit when max_plies is
+// 0).
 std::optional<Verdict> rules_verdict(const GameState& g, int max_plies) {
     FixedList<BoardMove, kMaxMoves> legal;
-    generate_paths<International>(g.pos, legal);
-    if (legal.empty())
-        return Verdict{~g.pos.side, play::Ending::kNoMove,
-                       std::string(g.pos.side == Color::kWhite ? "White" : "Black") + " has no move"};
-    if (g.seen.at(position_key(g.pos)) >= 3)
-        return Verdict{std::nullopt, play::Ending::kRepetition, "third repetition"};
-    if (search::drawn_by_counters(g.pos, g.counters))
-        return Verdict{std::nullopt, play::Ending::kDrawRule, "draw rule"};
-    if (max_plies > 0 && g.plies() >= max_plies)
-        return Verdict{std::nullopt, play::Ending::kMaxPlies, "max plies"};
-    return std::nullopt;
+    const auto ending =
+        g.rules_ending(max_plies > 0 ? max_plies : std::numeric_limits<int>::max(), legal);
+    if (!ending) return std::nullopt;
+    switch (*ending) {
+        case play::Ending::kNoMove:
+            return Verdict{~g.pos.side, *ending,
+                           std::string(g.pos.side == Color::kWhite ? "White" : "Black") +
+                               " has no move"};
+        case play::Ending::kRepetition:
+            return Verdict{std::nullopt, *ending, "third repetition"};
+        case play::Ending::kDrawRule:
+            return Verdict{std::nullopt, *ending, "draw rule"};
+        default:
+            return Verdict{std::nullopt, *ending, "max plies"};
+    }
 }
 
 std::string result_text(const std::optional<Color>& winner) {
@@ -199,10 +187,7 @@ struct Clocks {
 
 // The legal move with the engine's choice.
 BoardMove path_of(const Board& p, const Move<G>& m) {
-    FixedList<BoardMove, kMaxMoves> legal;
-    generate_paths<International>(p, legal);
-    for (const auto& pm : legal)
-        if (pm.move == m) return pm;
+    if (const auto pm = search::path_of<International>(p, m)) return *pm;
     throw std::logic_error("the engine chose an illegal move in " + to_fen<International>(p));
 }
 

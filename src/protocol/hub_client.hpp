@@ -18,6 +18,7 @@
 #include "play/contest.hpp"
 #include "protocol/hub_text.hpp"
 #include "protocol/process.hpp"
+#include "search/line.hpp"
 
 namespace dambit::hub {
 
@@ -55,17 +56,9 @@ public:
                  const play::Turn<R>& turn) override {
         if (!process_) throw play::PlayerFailure("the engine is not running");
         std::string moves;
-        Position<R> at = *turn.opening;
-        for (const auto& m : *turn.moves) {
-            FixedList<PathMove<G>, kMaxMoves> list;
-            generate_paths<R>(at, list);
-            for (const auto& pm : list)
-                if (pm.move == m) {
-                    if (!moves.empty()) moves += ' ';
-                    moves += hub_move_text<R>(pm);
-                    break;
-                }
-            at = at.play(m);
+        for (const auto& pm : search::line_paths<R>(*turn.opening, *turn.moves)) {
+            if (!moves.empty()) moves += ' ';
+            moves += hub_move_text<R>(pm);
         }
         std::string pos = fmt::format("pos pos={}", hub_position_text<R>(*turn.opening));
         if (!moves.empty()) pos += fmt::format(" moves={}", quote(moves));

@@ -19,6 +19,7 @@
 #include "core/variant.hpp"
 #include "protocol/hub_text.hpp"
 #include "search/engine.hpp"
+#include "search/line.hpp"
 
 namespace dambit::hub {
 namespace {
@@ -223,18 +224,9 @@ public:
 
 private:
     // The Hub texts of a line of moves from `p`.
-    static std::vector<std::string> line_texts(Position<R> p, const std::vector<Move<G>>& moves) {
+    static std::vector<std::string> line_texts(const Position<R>& p, const std::vector<Move<G>>& moves) {
         std::vector<std::string> out;
-        for (const auto& m : moves) {
-            FixedList<PathMove<G>, kMaxMoves> list;
-            generate_paths<R>(p, list);
-            const PathMove<G>* found = nullptr;
-            for (const auto& pm : list)
-                if (pm.move == m) found = &pm;
-            if (!found) break;
-            out.push_back(hub_move_text<R>(*found));
-            p = p.play(m);
-        }
+        for (const auto& pm : search::line_paths<R>(p, moves)) out.push_back(hub_move_text<R>(pm));
         return out;
     }
 
