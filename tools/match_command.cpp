@@ -22,6 +22,7 @@
 #include "play/sprt.hpp"
 #include "protocol/dxp_contestant.hpp"
 #include "protocol/hub_client.hpp"
+#include "protocol/net.hpp"
 
 namespace dambit {
 namespace {
@@ -151,12 +152,12 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
     } else if (text.rfind("dxp:", 0) == 0) {
         out.kind = SideSpec::Kind::kDxp;
         out.target = text.substr(4);
-        const auto colon = out.target.rfind(':');
-        const std::string port = colon == std::string::npos ? "" : out.target.substr(colon + 1);
-        if (colon == std::string::npos || colon == 0 || !notation_detail::all_digits(port) ||
-            port.size() > 5 || std::stoi(port) < 1 || std::stoi(port) > 65535)
+        try {
+            (void)net::parse_endpoint(out.target, false);
+        } catch (const std::invalid_argument&) {
             throw cli::UsageError(
                 fmt::format("--{}: bad address '{}' (want dxp:HOST:PORT)", name, text));
+        }
     } else {
         out.settings = settings(args, name, defaults);
     }
