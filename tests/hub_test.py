@@ -66,6 +66,15 @@ class Engine:
             if line.split(" ", 1)[0] in command.split("|"):
                 return lines, line
 
+    def close_input(self):
+        """Closes the engine's input; its exit status, or None if it is still running 5 s later."""
+        self.p.stdin.close()
+        try:
+            return self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None
+
     def close(self):
         try:
             self.send("quit")
@@ -195,12 +204,7 @@ e.send("init")
 e.send("level infinite")
 e.send("go analyze")
 time.sleep(0.2)
-e.p.stdin.close()
-try:
-    status = e.p.wait(5)
-except subprocess.TimeoutExpired:
-    e.p.kill()
-    status = None
+status = e.close_input()
 check("closed input ends the engine", status == 0, status)
 
 # 4b. `stop` and a closed input right after `go` (before the search thread has begun) are not
@@ -233,12 +237,7 @@ check("stop, then at once pos/level/go: two done lines, no error, a legal reply"
       first is not None and second is not None and args_of(second).get("move") in black10
       and not any(l.startswith("error") for l in lines + lines2), (lines[-2:], lines2[-2:]))
 e.send("go analyze")
-e.p.stdin.close()
-try:
-    status = e.p.wait(5)
-except subprocess.TimeoutExpired:
-    e.p.kill()
-    status = None
+status = e.close_input()
 check("closed input right after go ends the engine", status == 0, status)
 
 # 5. Multipv: with multipv=3 each iteration reports lines 1..3 (Russian start: 7 moves).
