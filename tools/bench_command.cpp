@@ -24,12 +24,13 @@ constexpr const char* kHelp =
     "  --threads T        search threads (default 1; more than one is not deterministic)\n"
     "  --hash MB          transposition table size (default 16)\n"
     DAMBIT_TABLES_HELP
+    DAMBIT_EVAL_HELP
     "  --verbose          also print the node count of each position\n";
 
 }  // namespace
 
 int bench_command(int argc, char** argv) {
-    const cli::Args args(argc, argv, {"variant", "depth", "threads", "hash", "egtb", "egtb-cache"},
+    const cli::Args args(argc, argv, {"variant", "depth", "threads", "hash", "egtb", "egtb-cache", "eval"},
                          {"verbose", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -40,13 +41,14 @@ int bench_command(int argc, char** argv) {
     const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
     const bool verbose = args.has("verbose");
     const auto tables = cli::tables_option(args);
+    const auto weights = cli::eval_option(args);
     return with_variant(v, [&]<class R>(std::type_identity<R>) {
         const int depth = int(args.get_int("depth", R::Geometry::kSize == 8 ? 13 : 11, 1, 100));
         const auto positions = search::bench_positions(v);
         const auto r = search::run_bench<R>(v, depth, threads, hash, [&](int i, std::uint64_t n) {
             const auto& pos = positions[std::size_t(i)];
             if (verbose) fmt::print("{:3} {:12}  {}  ({})\n", i + 1, n, pos.fen, pos.origin);
-        }, tables.dir, tables.cache_megabytes);
+        }, tables.dir, tables.cache_megabytes, weights.get());
         fmt::print("variant {}, {} positions, depth {}, {} thread{}\n", variant_name(v),
                    r.positions, depth, threads, threads == 1 ? "" : "s");
         fmt::print("nodes {}\ntime {:.3f} s\nnodes/s {:.0f}\n", r.nodes, r.seconds,

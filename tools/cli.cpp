@@ -1,6 +1,8 @@
 // Option parsing for the dambit subcommands.
 #include "cli.hpp"
 
+#include "search/weights.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -93,6 +95,19 @@ TablesOption tables_option(const Args& args) {
         throw UsageError("--egtb-cache goes with --egtb");
     }
     return t;
+}
+
+std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& choice, Variant v,
+                                                             const std::string& option) {
+    try {
+        return search::weights_for(choice, variant_name(v));
+    } catch (const std::runtime_error& e) {
+        throw UsageError(option + " " + choice + ": " + e.what());
+    }
+}
+
+std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {
+    return weights_choice(args.get_or("eval", kDefaultEval), args.variant(), "--eval");
 }
 
 }  // namespace dambit::cli

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -13,6 +14,10 @@
 #include <vector>
 
 #include "core/variant.hpp"
+
+namespace dambit::search {
+struct LearnedWeights;
+}
 
 namespace dambit::cli {
 
@@ -54,6 +59,19 @@ TablesOption tables_option(const Args& args);
 #define DAMBIT_TABLES_HELP                                                \
     "  --egtb DIR         endgame tables to probe (dambit egtb build)\n" \
     "  --egtb-cache MB    their block cache (default 64)\n"
+
+// The evaluation a choice names: "hand" (nullptr: the hand-made evaluation), "learned" (the
+// weights compiled in for variant v) or the path of a weights file for v. `option` names the
+// option in errors (UsageError).
+std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& choice, Variant v,
+                                                             const std::string& option);
+// --eval CHOICE, or the default choice (kDefaultEval).
+std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
+inline constexpr const char* kDefaultEval = "hand";
+#define DAMBIT_EVAL_HELP                                                                  \
+    "  --eval E           the evaluation: hand (the hand-made one, default), learned (the\n" \
+    "                     weights compiled in for the variant) or a weights file (dambit\n" \
+    "                     tune)\n"
 
 // The common end of a subcommand: with --help, print `help`; otherwise call
 // body.template operator()<R>() for the rules of --variant. `body` is a generic lambda,

@@ -14,5 +14,7 @@ int show_command(int argc, char** argv);
 int egtb_command(int argc, char** argv);
 int hub_command(int argc, char** argv);
 int dxp_command(int argc, char** argv);
+int selfplay_command(int argc, char** argv);
+int tune_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -30,6 +30,8 @@ const Subcommand kSubcommands[] = {
     {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
     {"hub", dambit::hub_command, "engine for GUIs over the Hub protocol (standard input/output)"},
     {"dxp", dambit::dxp_command, "play over DXP (DamExchange, TCP) as initiator or follower"},
+    {"selfplay", dambit::selfplay_command, "self-play games' positions, labelled, for tune"},
+    {"tune", dambit::tune_command, "fit the evaluation's weights to selfplay data"},
 };
 
 // Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and

@@ -54,6 +54,7 @@ constexpr const char* kHelp =
     "  --hash MB             transposition table (default 64)\n"
     "  --threads T           search threads (default 1)\n"
     DAMBIT_TABLES_HELP
+    DAMBIT_EVAL_HELP
     "  --pdn FILE            write every game in PDN to FILE\n"
     "  --quiet               print only the game lines and the summary\n";
 
@@ -121,6 +122,9 @@ int run(const cli::Args& args) {
     }
 
     search::Engine<International> engine(hash, threads);
+    engine.set_weights(cli::weights_choice(args.get_or("eval", cli::kDefaultEval),
+                                           Variant::kInternational, "--eval")
+                           .get());
     if (!tables.dir.empty() && engine.set_tables(tables.dir, tables.cache_megabytes) == 0)
         throw cli::UsageError("no complete set of international tables in " + tables.dir);
 
@@ -187,7 +191,7 @@ int dxp_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"listen", "connect", "games", "time", "moves", "fen", "movetime",
                           "max-plies", "max-games", "timeout", "name", "variant", "hash", "threads",
-                          "egtb", "egtb-cache", "pdn"},
+                          "egtb", "egtb-cache", "pdn", "eval"},
                          {"help", "quiet"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);

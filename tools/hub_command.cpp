@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "search/weights.hpp"
 #include "commands.hpp"
 #include "protocol/hub_server.hpp"
 #include "protocol/hub_text.hpp"
@@ -27,6 +28,7 @@ constexpr const char* kHelp =
     "  --hash MB          transposition table (default 64)\n"
     "  --threads T        search threads (default 1)\n"
     DAMBIT_TABLES_HELP
+    DAMBIT_EVAL_HELP
     "  --multipv K        lines per iteration in the info lines (default 1)\n"
     "\n"
     "example:  printf 'hub\\ninit\\npos\\nlevel move-time=0.5\\ngo think\\n' | dambit hub\n";
@@ -34,7 +36,7 @@ constexpr const char* kHelp =
 }  // namespace
 
 int hub_command(int argc, char** argv) {
-    const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv"},
+    const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv", "eval"},
                          {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -51,6 +53,16 @@ int hub_command(int argc, char** argv) {
     d.egtb = tables.dir;
     d.egtb_cache_megabytes = tables.cache_megabytes;
     d.multipv = int(args.get_int("multipv", 1, 1, 64));
+    d.eval = args.get_or("eval", cli::kDefaultEval);
+    // A file is read here, so that a bad one is an error at once (whether it fits the variant
+    // is checked when the GUI has chosen one: an error line then, and the hand-made evaluation).
+    if (d.eval != "hand" && d.eval != "learned") {
+        try {
+            search::read_weights_file(d.eval);
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError(std::string("--eval: ") + e.what());
+        }
+    }
     std::ios::sync_with_stdio(false);
     hub::serve(std::cin, std::cout, d);
     return 0;

@@ -54,7 +54,7 @@ constexpr const char* kHelp =
     "                     table move tried before the quiet moves are generated) and\n"
     "                     probcut (a half-depth search that beats beta by a margin cuts),\n"
     "                     values on/off, e.g. \"lmr=off,threat=on\"; unset keys keep the\n"
-    "                     variant's defaults\n"
+    "                     variant's defaults; and eval=E, the evaluation (as --eval)\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
     "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
@@ -89,6 +89,7 @@ constexpr const char* kHelp =
     "  --threads T        search threads per engine (default 1)\n"
     "  --hash MB          transposition table per engine (default 16)\n"
     DAMBIT_TABLES_HELP
+    DAMBIT_EVAL_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
     "                     --a egtb=on --b egtb=off measures what the tables are worth)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
@@ -104,10 +105,12 @@ constexpr const char* kHelp =
 struct Settings {
     search::Tuning tuning;
     bool tables = true;
+    std::string eval;  // eval=E: hand, learned or a weights file (default --eval)
 };
 
 Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     Settings out;
+    out.eval = args.get_or("eval", cli::kDefaultEval);
     std::string rest;
     const std::string text = args.get_or(name, "");
     for (const auto& token : notation_detail::split(text, ',')) {
@@ -118,6 +121,10 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
             out.tables = token == "egtb=on";
             continue;
         }
+        if (token.substr(0, 5) == "eval=") {
+            out.eval = std::string(token.substr(5));
+            continue;
+        }
         rest += (rest.empty() ? "" : ",") + std::string(token);
     }
     try {
@@ -126,6 +133,11 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
         throw cli::UsageError(std::string("--") + name + ": " + e.what());
     }
     return out;
+}
+
+// The evaluation in a side's name: nothing for the default one.
+std::string eval_text(const std::string& eval) {
+    return eval == cli::kDefaultEval ? std::string() : fmt::format(",eval={}", eval);
 }
 
 std::string signed_text(double x, int decimals) {
@@ -328,12 +340,14 @@ int run(const cli::Args& args) {
     if (engine_a) {
         a = std::make_unique<search::Engine<R>>(hash, threads);
         a->set_tuning(sa.tuning);
-        name_a = "A " + play::tuning_text(sa.tuning);
+        a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
+        name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval);
     }
     if (engine_b) {
         b = std::make_unique<search::Engine<R>>(hash, threads);
         b->set_tuning(sb.tuning);
-        name_b = "B " + play::tuning_text(sb.tuning);
+        b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
+        name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval);
     }
     if (!tables.dir.empty()) {
         int pieces = 0;
@@ -455,7 +469,7 @@ int match_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",
-                          "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache"},
+                          "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval"},
                          {"help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

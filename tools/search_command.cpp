@@ -38,6 +38,7 @@ constexpr const char* kHelp =
     "  --multipv K        the K best moves, each with its line and score (default 1);\n"
     "                     each iteration prints K lines, 'multipv i' (or \"multipv\":i) first\n"
     DAMBIT_TABLES_HELP
+    DAMBIT_EVAL_HELP
     "  --json             one object per iteration\n"
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
     "                     and a final {\"bestmove\":M}\n";
@@ -80,6 +81,7 @@ int run(const cli::Args& args) {
     const bool json = args.has("json");
 
     search::Engine<R> engine(hash, threads);
+    engine.set_weights(cli::eval_option(args).get());
     const auto tables = cli::tables_option(args);
     if (!tables.dir.empty() && engine.set_tables(tables.dir, tables.cache_megabytes) == 0)
         fmt::print(stderr, "dambit search: no complete set of {} tables in {}; not probing\n",
@@ -125,7 +127,7 @@ int run(const cli::Args& args) {
 int search_command(int argc, char** argv) {
     const cli::Args args(
         argc, argv,
-        {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb",
+        {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb", "eval",
          "egtb-cache", "multipv"},
         {"json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });

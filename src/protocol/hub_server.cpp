@@ -20,6 +20,7 @@
 #include "protocol/hub_text.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
+#include "search/weights.hpp"
 
 namespace dambit::hub {
 namespace {
@@ -126,6 +127,7 @@ struct Params {
     std::string egtb;
     std::size_t egtb_cache = 64;
     int multipv = 1;
+    std::string eval;
 };
 
 // One variant's engine and game, behind a virtual interface so that the loop picks the variant
@@ -152,6 +154,12 @@ class VariantSession final : public Session {
 
 public:
     VariantSession(const Params& p, Output& out) : engine_(p.hash, p.threads) {
+        try {
+            engine_.set_weights(search::weights_for(p.eval, R::kName).get());
+        } catch (const std::exception& e) {
+            out.error(fmt::format("eval {}: {} (the hand-made evaluation is used)", p.eval,
+                                  e.what()));
+        }
         if (!p.egtb.empty()) {
             try {
                 const int pieces = engine_.set_tables(p.egtb, p.egtb_cache);
@@ -300,6 +308,7 @@ void announce(Output& out, const Params& p) {
     out.line(fmt::format("param name=egtb value={} type=string", quote(p.egtb)));
     out.line(fmt::format("param name=egtb-cache value={} type=int min=1 max=65536", p.egtb_cache));
     out.line(fmt::format("param name=multipv value={} type=int min=1 max=64", p.multipv));
+    out.line(fmt::format("param name=eval value={} type=string", quote(p.eval)));
     out.line("wait");
 }
 
@@ -327,6 +336,8 @@ void set_param(Params& p, const Line& line) {
         p.egtb = *value == "none" ? "" : *value;
     } else if (*name == "egtb-cache") {
         p.egtb_cache = std::size_t(integer(1, 65536));
+    } else if (*name == "eval") {
+        p.eval = *value;
     } else if (*name == "multipv") {
         p.multipv = int(integer(1, 64));
     }
@@ -338,7 +349,8 @@ void set_param(Params& p, const Line& line) {
 void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     Output out(os);
     Params params{defaults.variant,      defaults.hash_megabytes,       defaults.threads,
-                  defaults.egtb,         defaults.egtb_cache_megabytes, defaults.multipv};
+                  defaults.egtb,         defaults.egtb_cache_megabytes, defaults.multipv,
+                  defaults.eval};
     std::unique_ptr<Session> session;
     bool stale = true;  // the parameters changed since the session was made
     search::Limits level;
@@ -419,7 +431,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 set_param(params, line);
                 if (params.variant != old.variant || params.hash != old.hash ||
                     params.threads != old.threads || params.egtb != old.egtb ||
-                    params.egtb_cache != old.egtb_cache)
+                    params.egtb_cache != old.egtb_cache || params.eval != old.eval)
                     stale = true;
                 if (params.variant != before) pending_pos.reset();
             } else if (c == "init") {

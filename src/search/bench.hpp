@@ -28,12 +28,15 @@ struct BenchResult {
 
 // Searches every bench position of R to `depth`. Each search starts from an empty table and fresh
 // move-ordering statistics, so with one thread the node count depends only on the code.
-// With `tables_dir`, the engine probes those endgame tables (and the signature changes).
+// With `tables_dir`, the engine probes those endgame tables, and with `weights` it evaluates with
+// the learned evaluation (either changes the signature).
 template <class R>
 BenchResult run_bench(Variant v, int depth, int threads, std::size_t hash_megabytes,
                       const std::function<void(int, std::uint64_t)>& progress = {},
-                      const std::string& tables_dir = "", std::size_t tables_cache_mb = 64) {
+                      const std::string& tables_dir = "", std::size_t tables_cache_mb = 64,
+                      const LearnedWeights* weights = nullptr) {
     Engine<R> engine(hash_megabytes, threads);
+    engine.set_weights(weights);
     if (!tables_dir.empty()) engine.set_tables(tables_dir, tables_cache_mb);
     BenchResult r;
     Limits limits;

@@ -24,6 +24,7 @@ template <class R>
 class Evaluator;
 template <class R>
 struct EngineState;
+struct LearnedWeights;
 
 template <class R>
 class Engine {
@@ -47,6 +48,9 @@ public:
     void set_threads(int n);
     int threads() const;
     void set_evaluator(std::shared_ptr<const Evaluator<R>> e);
+    // The evaluation: the hand-made one (nullptr), or the learned one with weights `w` (checked
+    // for this variant: weights.hpp check_weights; throws std::runtime_error if they do not fit).
+    void set_weights(const LearnedWeights* w);
     void set_tuning(const Tuning& t);
     // Probes the endgame tables of `dir` (dambit egtb) during the search, through a block cache
     // of `cache_megabytes`; returns the number of pieces up to which they cover every slice (0:

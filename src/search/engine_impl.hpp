@@ -10,6 +10,8 @@
 #include "search/draw.hpp"
 #include "search/engine.hpp"
 #include "search/eval.hpp"
+#include "search/learned_eval.hpp"
+#include "search/weights.hpp"
 #include "search/limits.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
@@ -59,6 +61,16 @@ int Engine<R>::threads() const {
 template <class R>
 void Engine<R>::set_evaluator(std::shared_ptr<const Evaluator<R>> e) {
     state_->eval = std::move(e);
+}
+
+template <class R>
+void Engine<R>::set_weights(const LearnedWeights* w) {
+    if (!w) {
+        state_->eval = std::make_shared<HandEvaluator<R>>();
+        return;
+    }
+    check_weights<R>(*w, "weights");
+    state_->eval = std::make_shared<LearnedEvaluator<R>>(*w);
 }
 
 template <class R>
@@ -115,6 +127,7 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
     s.table = &state_->table;
     s.eval = state_->eval.get();
     s.hand_eval = dynamic_cast<const HandEvaluator<R>*>(s.eval);
+    s.learned_eval = dynamic_cast<const LearnedEvaluator<R>*>(s.eval);
     s.limits = limits;
     s.start = Clock::now();
     s.stop.store(false);

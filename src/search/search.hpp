@@ -22,6 +22,7 @@
 #include "egtb/tables.hpp"
 #include "search/draw.hpp"
 #include "search/eval.hpp"
+#include "search/learned_eval.hpp"
 #include "search/limits.hpp"
 #include "search/node_moves.hpp"
 #include "search/score.hpp"
@@ -44,6 +45,7 @@ struct Shared {
     // `eval` when it is the hand-made evaluation (a final class): then called directly, which
     // lets the compiler inline it into the quiescence search.
     const HandEvaluator<R>* hand_eval = nullptr;
+    const LearnedEvaluator<R>* learned_eval = nullptr;  // the same for the learned evaluation
     Tuning tuning;
     Limits limits;
     Clock::time_point start;
@@ -250,7 +252,8 @@ private:
     static constexpr std::uint64_t kCheckInterval = 1024;
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
     Score evaluate(const Position<R>& p) const {
-        return s_.hand_eval ? s_.hand_eval->evaluate(p) : s_.eval->evaluate(p);
+        if (s_.hand_eval) return s_.hand_eval->evaluate(p);
+        return s_.learned_eval ? s_.learned_eval->evaluate(p) : s_.eval->evaluate(p);
     }
     // Whether p is inside the endgame tables (the caller knows it has no capture to make). A
     // side with no piece left is not: the search's own no-move rule scores it.

@@ -1,0 +1,205 @@
+#include "learn/dataset.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+namespace dambit::learn {
+
+namespace {
+
+constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'S', 'P'};
+constexpr std::size_t kHeaderBytes = 128, kNameBytes = 16, kSettingsBytes = 88;
+constexpr std::uint32_t kGameTag = 0x454d4147;  // "GAME"
+constexpr std::uint32_t kDoneTag = 0x454e4f44;  // "DONE"
+
+template <class T>
+void put(std::string& out, T v) {
+    char b[sizeof v];
+    std::memcpy(b, &v, sizeof v);
+    out.append(b, sizeof v);
+}
+template <class T>
+T get(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+std::string padded(const std::string& s, std::size_t n) {
+    std::string out = s.substr(0, n);
+    out.resize(n, '\0');
+    return out;
+}
+std::string unpadded(const char* p, std::size_t n) {
+    const std::string s(p, n);
+    return s.substr(0, std::min(s.find('\0'), s.size()));
+}
+
+std::string header_bytes(const DataHeader& h) {
+    std::string out(kMagic, sizeof kMagic);
+    put(out, kDataVersion);
+    put(out, std::uint32_t(sizeof(Sample)));
+    out += padded(h.variant, kNameBytes);
+    put(out, h.seed);
+    out += padded(h.settings, kSettingsBytes);
+    return out;
+}
+
+DataHeader parse_header(const std::string& bytes, const std::string& path) {
+    if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw std::runtime_error(fmt::format("{}: not a dambit selfplay data file", path));
+    const auto version = get<std::uint32_t>(bytes.data() + 8);
+    const auto record = get<std::uint32_t>(bytes.data() + 12);
+    if (version != kDataVersion || record != sizeof(Sample))
+        throw std::runtime_error(fmt::format("{}: data file version {} (this dambit reads {})",
+                                             path, version, kDataVersion));
+    DataHeader h;
+    h.variant = unpadded(bytes.data() + 16, kNameBytes);
+    h.seed = get<std::uint64_t>(bytes.data() + 32);
+    h.settings = unpadded(bytes.data() + 40, kSettingsBytes);
+    return h;
+}
+
+std::string read_all(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw std::runtime_error(fmt::format("cannot read '{}'", path));
+    std::string out;
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    std::fclose(f);
+    return out;
+}
+
+// The valid blocks of `bytes` after the header: their records, the games they hold, and where
+// the valid part ends; `done` tells whether a valid DONE block ends it.
+struct Scan {
+    std::vector<Sample> samples;
+    std::uint32_t games = 0;
+    std::size_t end = kHeaderBytes;
+    bool done = false;
+};
+
+Scan scan_blocks(const std::string& bytes) {
+    Scan s;
+    std::size_t at = kHeaderBytes;
+    while (bytes.size() - at >= 16) {
+        const char* p = bytes.data() + at;
+        const auto tag = get<std::uint32_t>(p);
+        if (tag == kDoneTag) {
+            if (bytes.size() - at < 32) break;
+            const auto games = get<std::uint64_t>(p + 8), records = get<std::uint64_t>(p + 16);
+            if (get<std::uint64_t>(p + 24) != XXH64(p, 24, 0) || games != s.games ||
+                records != s.samples.size())
+                break;
+            s.done = true;
+            s.end = at + 32;
+            break;
+        }
+        if (tag != kGameTag) break;
+        const auto first = get<std::uint32_t>(p + 4), games = get<std::uint32_t>(p + 8);
+        const auto records = get<std::uint32_t>(p + 12);
+        const std::size_t size = 16 + std::size_t(records) * sizeof(Sample);
+        if (first != s.games || bytes.size() - at < size + 8) break;
+        if (get<std::uint64_t>(p + size) != XXH64(p, size, 0)) break;
+        const std::size_t old = s.samples.size();
+        s.samples.resize(old + records);
+        std::memcpy(static_cast<void*>(s.samples.data() + old), p + 16, records * sizeof(Sample));
+        s.games += games;
+        at += size + 8;
+        s.end = at;
+    }
+    return s;
+}
+
+void write_or_throw(std::FILE* f, const std::string& bytes, const std::string& path) {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
+        fdatasync(fileno(f)) != 0)
+        throw std::runtime_error(fmt::format("cannot write '{}'", path));
+}
+
+}  // namespace
+
+DataWriter::DataWriter(const std::string& path, const DataHeader& header,
+                       std::vector<Sample>& existing)
+    : path_(path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec))
+        throw std::runtime_error(fmt::format("'{}' exists already (complete)", path));
+    const std::string part = path + ".part";
+    const std::string head = header_bytes(header);
+    existing.clear();
+    if (std::filesystem::exists(part, ec)) {
+        const std::string bytes = read_all(part);
+        const DataHeader old = parse_header(bytes, part);
+        if (bytes.compare(0, kHeaderBytes, head) != 0)
+            throw std::runtime_error(fmt::format(
+                "'{}' was begun with other settings ({}, seed {}: {}); remove it or give them",
+                part, old.variant, old.seed, old.settings));
+        Scan s = scan_blocks(bytes);
+        if (s.done) s.end -= 32;  // finished but not renamed: the end block is written again
+        std::filesystem::resize_file(part, s.end);
+        existing = std::move(s.samples);
+        next_game_ = s.games;
+        records_ = existing.size();
+        f_ = std::fopen(part.c_str(), "ab");
+    } else {
+        f_ = std::fopen(part.c_str(), "wb");
+        if (f_) write_or_throw(f_, head, part);
+    }
+    if (!f_) throw std::runtime_error(fmt::format("cannot write '{}'", part));
+}
+
+DataWriter::~DataWriter() {
+    if (f_) std::fclose(f_);
+}
+
+void DataWriter::append(std::uint32_t games, const std::vector<Sample>& records) {
+    std::string block;
+    put(block, kGameTag);
+    put(block, next_game_);
+    put(block, games);
+    put(block, std::uint32_t(records.size()));
+    block.append(reinterpret_cast<const char*>(records.data()), records.size() * sizeof(Sample));
+    put(block, std::uint64_t(XXH64(block.data(), block.size(), 0)));
+    write_or_throw(f_, block, path_ + ".part");
+    next_game_ += games;
+    records_ += records.size();
+}
+
+void DataWriter::finish() {
+    std::string done;
+    put(done, kDoneTag);
+    put(done, std::uint32_t(0));
+    put(done, std::uint64_t(next_game_));
+    put(done, records_);
+    put(done, std::uint64_t(XXH64(done.data(), done.size(), 0)));
+    write_or_throw(f_, done, path_ + ".part");
+    std::fclose(f_);
+    f_ = nullptr;
+    std::error_code ec;
+    std::filesystem::rename(path_ + ".part", path_, ec);
+    if (ec) throw std::runtime_error(fmt::format("cannot rename '{}.part': {}", path_, ec.message()));
+}
+
+DataFile read_data(const std::string& path) {
+    const std::string bytes = read_all(path);
+    DataFile d;
+    d.header = parse_header(bytes, path);
+    Scan s = scan_blocks(bytes);
+    if (!s.done)
+        throw std::runtime_error(fmt::format(
+            "{}: incomplete data file (no valid end block after {} games)", path, s.games));
+    if (s.end != bytes.size())
+        throw std::runtime_error(fmt::format("{}: bytes after the end block", path));
+    d.games = s.games;
+    d.samples = std::move(s.samples);
+    return d;
+}
+
+}  // namespace dambit::learn

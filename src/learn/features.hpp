@@ -1,0 +1,126 @@
+// What the fit (learn/fit.hpp) sees of a position: the learned evaluation's terms as numbers, in
+// the order of the parameter vector, and the weights file made from a fitted vector.
+//
+// The parameters: the hand-made terms (kHandParams, in hand_param_names() order, the tempo last),
+// then for each pattern window and index an opening and an ending weight. Pattern weights are
+// tied in pairs (the board turned round with the colours swapped, PatternLayout::partner_index):
+// the fit sees only the first of each pair (the canonical one), and the second is its negation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "learn/dataset.hpp"
+#include "learn/selfplay.hpp"
+#include "search/learned_eval.hpp"
+
+namespace dambit::learn {
+
+inline constexpr int kHandParams = 38;
+inline constexpr std::uint32_t kNoPattern = 0xffffffffu;
+
+inline std::vector<std::string> hand_param_names() {
+    std::vector<std::string> n = {"man", "king"};
+    for (int r = 0; r < 10; ++r) n.push_back("advance_opening[" + std::to_string(r) + "]");
+    for (int r = 0; r < 10; ++r) n.push_back("advance_ending[" + std::to_string(r) + "]");
+    for (const char* s : {"centre", "flank_imbalance", "back_rank"}) n.push_back(s);
+    for (int r = 0; r < 10; ++r) n.push_back("runaway[" + std::to_string(r) + "]");
+    for (const char* s : {"king_mobility", "long_diagonal", "tempo"}) n.push_back(s);
+    return n;
+}
+
+// The hand-made weights (and tempo) as parameters, and back.
+inline std::array<double, kHandParams> hand_params(const search::EvalWeights& w, int tempo) {
+    std::array<double, kHandParams> p{};
+    int i = 0;
+    p[i++] = w.man;
+    p[i++] = w.king;
+    for (int v : w.advance_opening) p[i++] = v;
+    for (int v : w.advance_ending) p[i++] = v;
+    p[i++] = w.centre;
+    p[i++] = w.flank_imbalance;
+    p[i++] = w.back_rank;
+    for (int v : w.runaway) p[i++] = v;
+    p[i++] = w.king_mobility;
+    p[i++] = w.long_diagonal;
+    p[i++] = tempo;
+    return p;
+}
+inline void set_hand_params(const double* p, search::EvalWeights& w, int& tempo) {
+    auto r = [&](double x) { return int(x >= 0 ? x + 0.5 : x - 0.5); };
+    int i = 0;
+    w.man = r(p[i++]);
+    w.king = r(p[i++]);
+    for (int& v : w.advance_opening) v = r(p[i++]);
+    for (int& v : w.advance_ending) v = r(p[i++]);
+    w.centre = r(p[i++]);
+    w.flank_imbalance = r(p[i++]);
+    w.back_rank = r(p[i++]);
+    for (int& v : w.runaway) v = r(p[i++]);
+    w.king_mobility = r(p[i++]);
+    w.long_diagonal = r(p[i++]);
+    tempo = r(p[i++]);
+}
+
+// The canonical parameter of each window's index: its place among the pattern parameters
+// (window * 6561 + index of the canonical member of its pair, times 2 for the two phases), with
+// bit 0 set when this member is the negated one; kNoPattern when the index is its own partner
+// (its weight is then 0).
+template <class G>
+const std::vector<std::uint32_t>& canonical_patterns() {
+    using L = search::PatternLayout<G>;
+    static const std::vector<std::uint32_t> table = [] {
+        std::vector<std::uint32_t> t(std::size_t(L::kWindows) * search::kPatternIndices);
+        for (int w = 0; w < L::kWindows; ++w)
+            for (int i = 0; i < search::kPatternIndices; ++i) {
+                const std::uint32_t self = std::uint32_t(w * search::kPatternIndices + i);
+                const std::uint32_t partner = std::uint32_t(
+                    L::partner_window(w) * search::kPatternIndices + L::partner_index(w, i));
+                t[self] = self == partner  ? kNoPattern
+                          : self < partner ? self * 2
+                                           : partner * 2 + 1;
+            }
+        return t;
+    }();
+    return table;
+}
+
+// A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
+// Black's, the advancement split by the phase as the evaluation blends it; the tempo +1 when
+// White is to move, -1 otherwise), the canonical pattern of each window, the opening share of
+// the blend, and the draw scale (the evaluation's multiplier in known drawn endings, / 16).
+template <class R>
+void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
+                       std::uint32_t* patterns, float& opening_share, float& scale) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = search::PatternLayout<G>;
+    constexpr int S = search::HandEvaluator<R>::kStartMen;
+    std::array<search::TermCounts, 2> t;
+    search::term_counts<R>(p, fixed.back_rank_max, t);
+    const int phase = std::min(t[0].men + t[1].men, S);
+    opening_share = float(phase) / float(S);
+    int i = 0;
+    hand[i++] = float(t[0].men - t[1].men);
+    hand[i++] = float(t[0].kings - t[1].kings);
+    for (int r = 0; r < 10; ++r) hand[i++] = float(t[0].rank[r] - t[1].rank[r]) * opening_share;
+    for (int r = 0; r < 10; ++r)
+        hand[i++] = float(t[0].rank[r] - t[1].rank[r]) * (1.0f - opening_share);
+    hand[i++] = float(t[0].centre - t[1].centre);
+    hand[i++] = -float(t[0].flank - t[1].flank);
+    hand[i++] = float(t[0].back - t[1].back);
+    for (int r = 0; r < 10; ++r) hand[i++] = float(t[0].runaway[r] - t[1].runaway[r]);
+    hand[i++] = float(t[0].king_reach - t[1].king_reach);
+    hand[i++] = float(t[0].long_diagonal - t[1].long_diagonal);
+    hand[i++] = p.side == Color::kWhite ? 1.0f : -1.0f;
+    const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
+    const auto& canon = canonical_patterns<G>();
+    for (int w = 0; w < L::kWindows; ++w)
+        patterns[w] = canon[std::size_t(w) * search::kPatternIndices + L::index(w, wm, bm)];
+    scale = (p.kings || !p.occupied()) ? float(search::HandEvaluator<R>::draw_scale(p)) / 16.0f
+                                       : 1.0f;
+}
+
+}  // namespace dambit::learn

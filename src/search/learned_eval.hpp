@@ -1,0 +1,235 @@
+// The learned evaluation: the hand-made terms with fitted weights, plus patterns of board regions
+// (as Scan's evaluation has them), every weight read from a weights file (search/weights.hpp).
+//
+// A pattern is a 4x4 window of the board: its 8 playable squares, each empty (or a king), a white
+// man or a black man, make an index in 0..3^8-1 into a table of two weights, one for the opening
+// and one for the ending, blended by the number of men as the hand-made advancement is. The
+// windows start at every even file and rank (9 on 8x8, 16 on 10x10), so they overlap by half.
+// The tables are stored whole, but a fit keeps them antisymmetric under the board turned round
+// with the colours swapped (pattern_partner), so that the evaluation of a position and of its
+// mirror image are the same.
+//
+// The hand-made terms are counted by term_counts(), the one description of them that the
+// evaluation and the fit (learn/features.hpp) share: with the hand-made weights and no patterns
+// the learned evaluation equals HandEvaluator exactly (tests/learn_test.cpp).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+#include "core/position.hpp"
+#include "search/eval.hpp"
+#include "search/eval_weights.hpp"
+#include "search/score.hpp"
+
+namespace dambit::search {
+
+// Every weight of a learned evaluation.
+struct LearnedWeights {
+    std::string variant;      // the rule set's name (R::kName)
+    std::string description;  // how the weights were made: data, seed, losses (one paragraph)
+    EvalWeights hand;         // the hand-made terms (back_rank_max and draw_scale are not fitted)
+    int tempo = 0;            // for the side to move
+    int windows = 0;          // pattern windows (0: no patterns)
+    // [window][index][0 = opening, 1 = ending], windows * kPatternIndices * 2 entries.
+    std::vector<std::int16_t> patterns;
+};
+
+inline constexpr int kPatternSquares = 8;
+inline constexpr int kPatternIndices = 6561;  // 3^8
+
+// The 4x4 windows of geometry G and the base-3 arithmetic of their indices.
+template <class G>
+struct PatternLayout {
+    using B = typename G::Bitboard;
+    static constexpr int N = G::kSize;
+    static constexpr int kPerSide = (N - 4) / 2 + 1;  // origins 0, 2, ..., N - 4
+    static constexpr int kWindows = kPerSide * kPerSide;
+
+    // The playable squares of window w (origin file 2 * (w % kPerSide), rank 2 * (w / kPerSide)).
+    static constexpr std::array<B, kWindows> kMask = [] {
+        std::array<B, kWindows> a{};
+        for (int w = 0; w < kWindows; ++w) {
+            const int f0 = 2 * (w % kPerSide), r0 = 2 * (w / kPerSide);
+            for (int f = f0; f < f0 + 4; ++f)
+                for (int r = r0; r < r0 + 4; ++r)
+                    if (const int n = G::square_of_coord(f, r)) a[w] |= G::mask_of_square(n);
+        }
+        return a;
+    }();
+    // The bit indices of window w's squares, lowest first: trit i of an index is the square
+    // kBits[w][i] (the order in which a parallel bit extract lays them out).
+    static constexpr std::array<std::array<int, kPatternSquares>, kWindows> kBits = [] {
+        std::array<std::array<int, kPatternSquares>, kWindows> a{};
+        for (int w = 0; w < kWindows; ++w) {
+            int i = 0;
+            for (int b = 0; b < G::kBits; ++b)
+                if ((kMask[w] >> b) & 1) a[w][i++] = b;
+        }
+        return a;
+    }();
+    // Bits x (8 of them, trit positions) read as base-3 digits 0/1: sum of 3^i over set bits.
+    static constexpr std::array<std::uint16_t, 256> kTernary = [] {
+        std::array<std::uint16_t, 256> a{};
+        for (int x = 0; x < 256; ++x) {
+            int v = 0, p = 1;
+            for (int i = 0; i < 8; ++i, p *= 3)
+                if ((x >> i) & 1) v += p;
+            a[x] = std::uint16_t(v);
+        }
+        return a;
+    }();
+
+    // The bits of x under window w's mask, packed low (pext).
+    static unsigned extract(B x, int w) {
+#if defined(__BMI2__)
+        if constexpr (sizeof(B) == 8)
+            return unsigned(_pext_u64(x, kMask[w]));
+        else
+            return unsigned(_pext_u32(x, kMask[w]));
+#else
+        unsigned v = 0;
+        for (int i = 0; i < kPatternSquares; ++i) v |= unsigned((x >> kBits[w][i]) & 1) << i;
+        return v;
+#endif
+    }
+    // The index of window w: 1 for a white man, 2 for a black man, 0 otherwise, per square.
+    static int index(int w, B white_men, B black_men) {
+        return kTernary[extract(white_men, w)] + 2 * kTernary[extract(black_men, w)];
+    }
+
+    // The window and index that window w with index `index` becomes when the board is turned
+    // round (a square at (f, r) goes to (N-1-f, N-1-r)) and the colours are swapped.
+    static constexpr int partner_window(int w) { return kWindows - 1 - w; }
+    static constexpr int partner_index(int w, int index) {
+        const int pw = partner_window(w);
+        int out = 0;
+        for (int i = 0; i < kPatternSquares; ++i, index /= 3) {
+            const int t = index % 3;
+            const auto c = G::coord_of_bit(kBits[w][i]);
+            const int turned = G::bit_of_square(G::square_of_coord(N - 1 - c.file, N - 1 - c.rank));
+            int j = 0;
+            while (kBits[pw][j] != turned) ++j;
+            int p = 1;
+            for (int k = 0; k < j; ++k) p *= 3;
+            out += (t == 0 ? 0 : 3 - t) * p;
+        }
+        return out;
+    }
+};
+
+// The hand-made terms of one colour, counted (the weights multiply these).
+struct TermCounts {
+    int men = 0, kings = 0;
+    std::array<int, 10> rank{};     // men by rank counted from the own back rank
+    std::array<int, 10> runaway{};  // unstoppable men by plies to the crown (the opponent has no king)
+    int centre = 0;
+    int flank = 0;  // men of wing difference beyond one: max(|left - right| - 1, 0)
+    int back = 0;   // men on the own back rank, at most back_rank_max (the opponent has no king)
+    int long_diagonal = 0;
+    int king_reach = 0;
+};
+
+// The counts of both colours (index 0 White), as HandEvaluator weighs them.
+template <class R>
+void term_counts(const Position<R>& p, int back_rank_max, std::array<TermCounts, 2>& out) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using T = EvalTables<G>;
+    constexpr int N = G::kSize;
+    const B men[2] = {p.pieces[0] & ~p.kings, p.pieces[1] & ~p.kings};
+    const B kings[2] = {p.pieces[0] & p.kings, p.pieces[1] & p.kings};
+    Lanes<B> shadow{};
+    if (!kings[0] || !kings[1]) shadow = T::shadows(p.pieces[1], p.pieces[0]);
+    for (int c = 0; c < 2; ++c) {
+        TermCounts& t = out[c];
+        t = TermCounts{};
+        t.men = popcount(men[c]);
+        t.kings = popcount(kings[c]);
+        for (int r = 0; r < N; ++r) t.rank[r] = popcount(B(men[c] & T::kRankMask[c][r]));
+        const bool them_no_king = kings[1 - c] == 0;
+        if (them_no_king) {
+            for_each_bit(B(men[c] & ~shadow[c]),
+                         [&](int b) { ++t.runaway[N - 1 - T::kRank[c][b]]; });
+            t.back = std::min(popcount(B(men[c] & T::kBackRank[c])), back_rank_max);
+        }
+        t.centre = popcount(B(men[c] & T::kCentre));
+        const int wing = std::abs(2 * popcount(B(men[c] & T::kLeftWing)) - t.men);
+        t.flank = std::max(wing - 1, 0);
+        if (kings[c]) {
+            t.long_diagonal = popcount(B(kings[c] & T::kLongDiagonal));
+            const Lanes<B> reach = detail::king_reach<R>(kings[c], p.empty());
+            t.king_reach = popcount(reach[0]) + popcount(reach[1]) + popcount(reach[2]) +
+                           popcount(reach[3]);
+        }
+    }
+}
+
+template <class R>
+class LearnedEvaluator final : public Evaluator<R> {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = PatternLayout<G>;
+
+public:
+    static constexpr int kStartMen = HandEvaluator<R>::kStartMen;
+
+    // `w` must be for this variant with 0 or L::kWindows windows (weights.hpp checks files).
+    explicit LearnedEvaluator(const LearnedWeights& w) : w_(w.hand), tempo_(w.tempo) {
+        if (w.windows == L::kWindows) {
+            patterns_.resize(std::size_t(L::kWindows) * kPatternIndices);
+            for (std::size_t i = 0; i < patterns_.size(); ++i)
+                patterns_[i] = {w.patterns[2 * i], w.patterns[2 * i + 1]};
+        }
+    }
+
+    Score evaluate(const Position<R>& p) const override {
+        std::array<TermCounts, 2> t;
+        term_counts<R>(p, w_.back_rank_max, t);
+        const int phase = std::min(t[0].men + t[1].men, kStartMen);
+        Score score = side_value(t[0], phase) - side_value(t[1], phase);
+        if (!patterns_.empty()) {
+            const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
+            int opening = 0, ending = 0;
+            for (int w = 0; w < L::kWindows; ++w) {
+                const Pair& e = patterns_[std::size_t(w) * kPatternIndices + L::index(w, wm, bm)];
+                opening += e.opening;
+                ending += e.ending;
+            }
+            score += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
+        }
+        if (p.kings || !p.occupied()) score = score * HandEvaluator<R>::draw_scale(p) / 16;
+        return (p.side == Color::kWhite ? score : -score) + tempo_;
+    }
+
+    // The value of one colour's terms, with the advancement blended as HandEvaluator blends it.
+    int side_value(const TermCounts& t, int phase) const {
+        int opening = 0, ending = 0, runaway = 0;
+        for (int r = 0; r < G::kSize; ++r) {
+            opening += w_.advance_opening[r] * t.rank[r];
+            ending += w_.advance_ending[r] * t.rank[r];
+        }
+        for (int k = 0; k < 10; ++k) runaway += w_.runaway[k] * t.runaway[k];
+        return w_.man * t.men + w_.king * t.kings +
+               (opening * phase + ending * (kStartMen - phase)) / kStartMen + runaway +
+               w_.centre * t.centre - w_.flank_imbalance * t.flank + w_.back_rank * t.back +
+               w_.long_diagonal * t.long_diagonal + w_.king_mobility * t.king_reach;
+    }
+
+private:
+    struct Pair {
+        std::int16_t opening, ending;
+    };
+    EvalWeights w_;
+    int tempo_;
+    std::vector<Pair> patterns_;
+};
+
+}  // namespace dambit::search

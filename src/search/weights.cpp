@@ -1,0 +1,181 @@
+#include "search/weights.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+namespace dambit::search {
+
+namespace {
+
+constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'E', 'V'};
+constexpr std::size_t kNameBytes = 16;
+constexpr int kHandInts = 40;
+
+// The hand-made weights and the tempo in the file's order.
+std::vector<int*> hand_fields(EvalWeights& h, int& tempo) {
+    std::vector<int*> f = {&h.man, &h.king};
+    for (auto& v : h.advance_opening) f.push_back(&v);
+    for (auto& v : h.advance_ending) f.push_back(&v);
+    for (int* v : {&h.centre, &h.flank_imbalance, &h.back_rank, &h.back_rank_max}) f.push_back(v);
+    for (auto& v : h.runaway) f.push_back(&v);
+    for (int* v : {&h.king_mobility, &h.long_diagonal, &h.draw_scale, &tempo}) f.push_back(v);
+    return f;
+}
+
+class Reader {
+public:
+    Reader(std::string_view bytes, const std::string& source) : b_(bytes), source_(source) {}
+    template <class T>
+    T get(const char* what) {
+        T v;
+        need(sizeof v, what);
+        std::memcpy(&v, b_.data() + at_, sizeof v);
+        at_ += sizeof v;
+        return v;
+    }
+    std::string_view take(std::size_t n, const char* what) {
+        need(n, what);
+        const auto s = b_.substr(at_, n);
+        at_ += n;
+        return s;
+    }
+    std::size_t at() const { return at_; }
+
+private:
+    void need(std::size_t n, const char* what) {
+        if (b_.size() - at_ < n)
+            throw std::runtime_error(fmt::format("{}: truncated weights file (ends in the {})",
+                                                 source_, what));
+    }
+    std::string_view b_;
+    const std::string& source_;
+    std::size_t at_ = 0;
+};
+
+template <class T>
+void put(std::string& out, T v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    out.append(bytes, sizeof v);
+}
+
+}  // namespace
+
+LearnedWeights parse_weights(std::string_view bytes, const std::string& source) {
+    Reader r(bytes, source);
+    if (r.take(sizeof kMagic, "magic") != std::string_view(kMagic, sizeof kMagic))
+        throw std::runtime_error(fmt::format("{}: not a dambit weights file", source));
+    const auto version = r.get<std::uint32_t>("version");
+    if (version != kWeightsVersion)
+        throw std::runtime_error(fmt::format("{}: weights file version {}, this dambit reads {}",
+                                             source, version, kWeightsVersion));
+    LearnedWeights w;
+    const auto name = r.take(kNameBytes, "variant name");
+    w.variant = std::string(name.substr(0, std::min(name.find('\0'), name.size())));
+    const auto fields = hand_fields(w.hand, w.tempo);
+    for (int* f : fields) *f = r.get<std::int32_t>("hand-made weights");
+    w.windows = int(r.get<std::uint32_t>("window count"));
+    const auto indices = r.get<std::uint32_t>("index count");
+    if (w.windows > 64 || (w.windows && indices != kPatternIndices))
+        throw std::runtime_error(fmt::format("{}: {} windows of {} indices, expected windows of {}",
+                                             source, w.windows, indices, kPatternIndices));
+    const auto length = r.get<std::uint32_t>("description length");
+    w.description = std::string(r.take(length, "description"));
+    w.patterns.resize(std::size_t(w.windows) * kPatternIndices * 2);
+    for (auto& v : w.patterns) v = r.get<std::int16_t>("pattern weights");
+    const std::size_t body = r.at();
+    const auto sum = r.get<std::uint64_t>("checksum");
+    if (sum != XXH64(bytes.data(), body, 0))
+        throw std::runtime_error(fmt::format("{}: weights file checksum mismatch", source));
+    if (r.at() != bytes.size())
+        throw std::runtime_error(fmt::format("{}: {} bytes after the checksum", source,
+                                             bytes.size() - r.at()));
+    return w;
+}
+
+std::string weights_bytes(const LearnedWeights& w) {
+    std::string out(kMagic, sizeof kMagic);
+    put(out, kWeightsVersion);
+    std::string name = w.variant;
+    name.resize(kNameBytes, '\0');
+    out += name;
+    LearnedWeights copy = w;
+    for (int* f : hand_fields(copy.hand, copy.tempo)) put(out, std::int32_t(*f));
+    put(out, std::uint32_t(w.windows));
+    put(out, std::uint32_t(w.windows ? kPatternIndices : 0));
+    put(out, std::uint32_t(w.description.size()));
+    out += w.description;
+    for (auto v : w.patterns) put(out, v);
+    put(out, std::uint64_t(XXH64(out.data(), out.size(), 0)));
+    return out;
+}
+
+LearnedWeights read_weights_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(fmt::format("cannot read weights file '{}'", path));
+    std::stringstream s;
+    s << in.rdbuf();
+    return parse_weights(s.str(), path);
+}
+
+void write_weights_file(const std::string& path, const LearnedWeights& w) {
+    const std::string bytes = weights_bytes(w);
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        out.flush();
+        if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw std::runtime_error(fmt::format("cannot rename '{}' to '{}'", tmp, path));
+}
+
+const LearnedWeights* builtin_weights(std::string_view variant) {
+    static std::mutex mutex;
+    static std::map<std::string, LearnedWeights, std::less<>> parsed;
+    const std::lock_guard lock(mutex);
+    if (const auto it = parsed.find(variant); it != parsed.end()) return &it->second;
+    for (int i = 0; i < builtin_detail::kBuiltinWeightsCount; ++i) {
+        const auto& f = builtin_detail::kBuiltinWeights[i];
+        if (variant != f.variant) continue;
+        const std::string_view bytes(reinterpret_cast<const char*>(f.begin),
+                                     std::size_t(f.end - f.begin));
+        // A compiled-in file is checked like any other: a bad one is a build error of ours.
+        auto w = parse_weights(bytes, fmt::format("built-in weights of {}", variant));
+        return &parsed.emplace(std::string(variant), std::move(w)).first->second;
+    }
+    return nullptr;
+}
+
+std::shared_ptr<const LearnedWeights> weights_for(const std::string& choice,
+                                                  std::string_view variant) {
+    if (choice == "hand") return nullptr;
+    const auto v = parse_variant(variant);
+    if (!v) throw std::runtime_error(fmt::format("unknown variant '{}'", variant));
+    std::shared_ptr<const LearnedWeights> w;
+    if (choice == "learned") {
+        const LearnedWeights* b = builtin_weights(variant);
+        if (!b)
+            throw std::runtime_error(fmt::format(
+                "no learned weights for {} are compiled in (give a weights file)", variant));
+        w = std::make_shared<const LearnedWeights>(*b);
+    } else {
+        w = std::make_shared<const LearnedWeights>(read_weights_file(choice));
+    }
+    with_variant(*v, [&]<class R>(std::type_identity<R>) {
+        check_weights<R>(*w, choice == "learned" ? "built-in weights" : choice);
+    });
+    return w;
+}
+
+}  // namespace dambit::search

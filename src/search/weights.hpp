@@ -1,0 +1,66 @@
+// Weights files of the learned evaluation (search/learned_eval.hpp): reading, checking, writing,
+// and the files compiled into the program (src/search/weights/VARIANT.dbw).
+//
+// The format (version 1, little-endian): the 8 bytes "DAMBITEV"; u32 version; the variant's name
+// in 16 bytes, zero-padded; 40 i32: man, king, advance_opening[10], advance_ending[10], centre,
+// flank_imbalance, back_rank, back_rank_max, runaway[10], king_mobility, long_diagonal,
+// draw_scale, tempo; u32 windows; u32 indices per window (6561); u32 length and the bytes of the
+// description; windows * indices * 2 i16 pattern weights ([window][index][opening, ending]); and
+// the XXH64 (seed 0) of every byte before it. docs/learning.md describes how files are made.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/variant.hpp"
+#include "search/learned_eval.hpp"
+
+namespace dambit::search {
+
+inline constexpr std::uint32_t kWeightsVersion = 1;
+
+// Reads weights from the bytes of a file; `source` names it in errors. Throws std::runtime_error
+// with one line naming what is wrong (not a weights file, another version, a bad checksum, a
+// truncated file, sizes that do not fit).
+LearnedWeights parse_weights(std::string_view bytes, const std::string& source);
+LearnedWeights read_weights_file(const std::string& path);
+std::string weights_bytes(const LearnedWeights& w);
+// Writes atomically: a temporary file renamed over `path`.
+void write_weights_file(const std::string& path, const LearnedWeights& w);
+
+// The weights compiled into the program for `variant`, or nullptr when it has none.
+const LearnedWeights* builtin_weights(std::string_view variant);
+
+// The evaluation a choice names for `variant`: "hand" (nullptr: the hand-made evaluation),
+// "learned" (the compiled-in weights) or the path of a weights file, checked for the variant.
+// Throws std::runtime_error with one line saying what is wrong.
+std::shared_ptr<const LearnedWeights> weights_for(const std::string& choice,
+                                                  std::string_view variant);
+
+namespace builtin_detail {
+// The compiled-in files: weights_data.cpp, which CMake makes from src/search/weights/*.dbw.
+struct BuiltinWeightsFile {
+    const char* variant;
+    const unsigned char* begin;
+    const unsigned char* end;
+};
+extern const BuiltinWeightsFile kBuiltinWeights[];
+extern const int kBuiltinWeightsCount;
+}  // namespace builtin_detail
+
+// Checks that `w` fits rule set R (its variant and its number of windows); throws
+// std::runtime_error naming `source` otherwise.
+template <class R>
+void check_weights(const LearnedWeights& w, const std::string& source) {
+    constexpr int windows = PatternLayout<typename R::Geometry>::kWindows;
+    if (w.variant != R::kName)
+        throw std::runtime_error(source + ": weights for " + w.variant + ", not " +
+                                 std::string(R::kName));
+    if (w.windows != 0 && w.windows != windows)
+        throw std::runtime_error(source + ": " + std::to_string(w.windows) + " pattern windows, " +
+                                 std::string(R::kName) + " has " + std::to_string(windows));
+}
+
+}  // namespace dambit::search

@@ -1,0 +1,351 @@
+// The learned evaluation (search/learned_eval.hpp), its weights files (search/weights.hpp), the
+// self-play data files and games (learn/dataset.hpp, learn/selfplay.hpp) and the fit
+// (learn/fit.hpp, learn/features.hpp).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/movegen.hpp"
+#include "core/notation.hpp"
+#include "learn/dataset.hpp"
+#include "learn/features.hpp"
+#include "learn/fit.hpp"
+#include "learn/selfplay.hpp"
+#include "search/engine.hpp"
+#include "search/eval.hpp"
+#include "search/learned_eval.hpp"
+#include "search/weights.hpp"
+
+using namespace dambit;
+
+namespace {
+
+// Positions from random games (a fixed generator): openings, middle games and endings with
+// kings, with the side to move free of captures (the positions the evaluation is asked about).
+template <class R>
+std::vector<Position<R>> sample_positions(int games, std::uint64_t seed) {
+    using G = typename R::Geometry;
+    std::vector<Position<R>> out;
+    learn::SplitMix rng{seed};
+    FixedList<PathMove<G>, kMaxMoves> list;
+    for (int g = 0; g < games; ++g) {
+        Position<R> p = Position<R>::start();
+        for (int ply = 0; ply < 300; ++ply) {
+            generate_paths<R>(p, list);
+            if (list.empty()) break;
+            if (!has_capture(p)) out.push_back(p);
+            p = p.play(list[rng.below(list.size())].move);
+        }
+    }
+    return out;
+}
+
+// The board turned round (a square at (f, r) goes to (N-1-f, N-1-r)), the colours and the side
+// to move swapped: the same position for the other side.
+template <class R>
+Position<R> mirrored(const Position<R>& p) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    Position<R> m;
+    for (int n = 1; n <= G::kSquares; ++n) {
+        const auto c = G::coord_of_square(n);
+        const B to = G::mask_of_square(G::square_of_coord(G::kSize - 1 - c.file, G::kSize - 1 - c.rank));
+        const B from = G::mask_of_square(n);
+        if (p.pieces[0] & from) m.pieces[1] |= to;
+        if (p.pieces[1] & from) m.pieces[0] |= to;
+        if (p.kings & from) m.kings |= to;
+    }
+    m.side = ~p.side;
+    return m;
+}
+
+template <class R>
+search::LearnedWeights hand_as_learned() {
+    search::LearnedWeights w;
+    w.variant = std::string(R::kName);
+    w.hand = search::eval_weights<R>();
+    return w;
+}
+
+// Antisymmetric pattern tables from the canonical parameters (as tune writes them), each
+// parameter a pseudo-random value.
+template <class R>
+search::LearnedWeights with_random_patterns(std::uint64_t seed) {
+    using G = typename R::Geometry;
+    using L = search::PatternLayout<G>;
+    auto w = hand_as_learned<R>();
+    w.tempo = 7;
+    w.windows = L::kWindows;
+    w.patterns.assign(std::size_t(L::kWindows) * search::kPatternIndices * 2, 0);
+    const auto& canon = learn::canonical_patterns<G>();
+    for (std::size_t i = 0; i < canon.size(); ++i) {
+        if (canon[i] == learn::kNoPattern) continue;
+        for (int ph = 0; ph < 2; ++ph) {
+            learn::SplitMix h{seed ^ ((canon[i] >> 1) * 2 + std::uint64_t(ph))};
+            const int v = int(h.next() % 81) - 40;
+            w.patterns[i * 2 + std::size_t(ph)] = std::int16_t(canon[i] & 1 ? -v : v);
+        }
+    }
+    return w;
+}
+
+template <class R>
+void check_hand_equivalence() {
+    const search::HandEvaluator<R> hand;
+    const search::LearnedEvaluator<R> learned(hand_as_learned<R>());
+    int checked = 0;
+    for (const auto& p : sample_positions<R>(30, 11)) {
+        REQUIRE(learned.evaluate(p) == hand.evaluate(p));
+        ++checked;
+    }
+    CHECK(checked > 500);
+}
+
+template <class R>
+void check_mirror(std::uint64_t seed) {
+    const search::LearnedEvaluator<R> e(with_random_patterns<R>(seed));
+    for (const auto& p : sample_positions<R>(10, seed)) REQUIRE(e.evaluate(p) == e.evaluate(mirrored(p)));
+}
+
+std::string temp_path(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("dambit_learn_test_" + name)).string();
+}
+
+}  // namespace
+
+TEST_CASE("learned evaluation with the hand-made weights and no patterns is the hand-made one",
+          "[learn]") {
+    check_hand_equivalence<Russian>();
+    check_hand_equivalence<Czech>();
+    check_hand_equivalence<Brazilian>();
+    check_hand_equivalence<Pool>();
+    check_hand_equivalence<English>();
+    check_hand_equivalence<International>();
+}
+
+TEST_CASE("pattern windows: the layout by hand", "[learn]") {
+    using L8 = search::PatternLayout<Board8>;
+    using L10 = search::PatternLayout<Board10>;
+    STATIC_REQUIRE(L8::kWindows == 9);
+    STATIC_REQUIRE(L10::kWindows == 16);
+    // Window 0 on 8x8 is files a-d, ranks 1-4: a1 c1 b2 d2 a3 c3 b4 d4, squares 29 30 25 26 21
+    // 22 17 18 in the numbering from the top left (a1 = 29 as PDN numbers Russian boards from
+    // the Black side... here the geometry's own numbering: coord_of_square).
+    int count = 0;
+    for (int n = 1; n <= 32; ++n) {
+        const auto c = Board8::coord_of_square(n);
+        const bool inside = c.file < 4 && c.rank < 4;
+        CHECK(bool(L8::kMask[0] & Board8::mask_of_square(n)) == inside);
+        count += inside;
+    }
+    CHECK(count == 8);
+    // Every window has 8 squares, and a 10x10 window at the far corner (files g-j, ranks 7-10).
+    for (int w = 0; w < L8::kWindows; ++w) CHECK(popcount(L8::kMask[w]) == 8);
+    for (int w = 0; w < L10::kWindows; ++w) CHECK(popcount(L10::kMask[w]) == 8);
+    const auto far = Board10::mask_of_square(Board10::square_of_coord(9, 9));
+    CHECK((L10::kMask[15] & far) != 0);
+    // 3^8 indices: all white men = sum of 3^i = 3280, all black = 6560.
+    CHECK(L8::index(0, L8::kMask[0], 0) == 3280);
+    CHECK(L8::index(0, 0, L8::kMask[0]) == 6560);
+    CHECK(L8::index(0, 0, 0) == 0);
+}
+
+TEST_CASE("pattern partners: an involution, and the evaluation of a mirrored position is the same",
+          "[learn]") {
+    using L = search::PatternLayout<Board8>;
+    for (int w = 0; w < L::kWindows; ++w)
+        for (int i = 0; i < search::kPatternIndices; i += 7) {
+            const int pw = L::partner_window(w), pi = L::partner_index(w, i);
+            REQUIRE(L::partner_window(pw) == w);
+            REQUIRE(L::partner_index(pw, pi) == i);
+        }
+    // All white men in window 0 become all black men in the far window 8.
+    CHECK(L::partner_window(0) == 8);
+    CHECK(L::partner_index(0, 3280) == 6560);
+    check_mirror<Russian>(3);
+    check_mirror<International>(4);
+    check_mirror<English>(5);
+}
+
+TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
+    auto w = with_random_patterns<Russian>(9);
+    w.description = "a test";
+    const std::string bytes = search::weights_bytes(w);
+    const auto back = search::parse_weights(bytes, "t");
+    CHECK(back.variant == "russian");
+    CHECK(back.description == "a test");
+    CHECK(back.hand.king == w.hand.king);
+    CHECK(back.tempo == 7);
+    CHECK(back.patterns == w.patterns);
+    auto expect = [&](std::string b, const std::string& message) {
+        try {
+            search::parse_weights(b, "t");
+            FAIL("no error for " << message);
+        } catch (const std::runtime_error& e) {
+            CHECK(std::string(e.what()) == message);
+        }
+    };
+    std::string flipped = bytes;
+    flipped[200] ^= 1;
+    expect(flipped, "t: weights file checksum mismatch");
+    expect(bytes.substr(0, 100), "t: truncated weights file (ends in the hand-made weights)");
+    expect("XAMBITEV" + bytes.substr(8), "t: not a dambit weights file");
+    std::string v2 = bytes;
+    v2[8] = 2;
+    expect(v2, "t: weights file version 2, this dambit reads 1");
+    expect(bytes + "x", "t: 1 bytes after the checksum");
+    // Another variant's weights are refused by the check every loader makes.
+    CHECK_THROWS_WITH(search::check_weights<International>(back, "f"),
+                      "f: weights for russian, not international");
+    // The file written and read back.
+    const std::string path = temp_path("w.dbw");
+    search::write_weights_file(path, w);
+    CHECK(search::read_weights_file(path).patterns == w.patterns);
+    std::filesystem::remove(path);
+    CHECK_THROWS_WITH(search::weights_for("/nonexistent/w.dbw", "russian"),
+                      "cannot read weights file '/nonexistent/w.dbw'");
+    CHECK(search::weights_for("hand", "russian") == nullptr);
+}
+
+TEST_CASE("data files: blocks, resume after a torn block, and no end block no file", "[learn]") {
+    const std::string path = temp_path("d.dat");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".part");
+    learn::DataHeader h{"russian", 5, "nodes=1"};
+    auto sample = [](std::uint32_t game, std::uint64_t x) {
+        learn::Sample s;
+        s.white = x;
+        s.game = game;
+        s.result = 1;
+        return s;
+    };
+    std::vector<learn::Sample> existing;
+    {
+        learn::DataWriter w(path, h, existing);
+        CHECK(existing.empty());
+        w.append(2, {sample(0, 1), sample(1, 2)});
+        w.append(1, {sample(2, 3)});
+    }
+    // Interrupted before the end: the reader refuses the part file, a writer resumes it.
+    CHECK_THROWS_WITH(learn::read_data(path + ".part"),
+                      Catch::Contains("incomplete data file (no valid end block after 3 games)"));
+    // A torn block at the end (half written) is cut off on resume.
+    {
+        std::ofstream f(path + ".part", std::ios::binary | std::ios::app);
+        f << "GAME\x03\0\0\0partial";
+    }
+    {
+        learn::DataWriter w(path, h, existing);
+        CHECK(existing.size() == 3);
+        CHECK(w.next_game() == 3);
+        w.append(1, {sample(3, 4)});
+        w.finish();
+    }
+    const auto d = learn::read_data(path);
+    CHECK(d.games == 4);
+    REQUIRE(d.samples.size() == 4);
+    CHECK(d.samples[3].white == 4);
+    CHECK(d.header.settings == "nodes=1");
+    // A complete file is not written again, and other settings do not resume a part file.
+    CHECK_THROWS_WITH(learn::DataWriter(path, h, existing), Catch::Contains("exists already"));
+    std::filesystem::remove(path);
+    { learn::DataWriter w(path, h, existing); }
+    learn::DataHeader other{"russian", 6, "nodes=1"};
+    CHECK_THROWS_WITH(learn::DataWriter(path, other, existing),
+                      Catch::Contains("was begun with other settings"));
+    std::filesystem::remove(path + ".part");
+}
+
+TEST_CASE("selfplay games: quiet positions, one result per game, the same game every time",
+          "[learn]") {
+    learn::SelfplaySettings s;
+    s.nodes = 300;
+    search::Engine<Russian> e1(4, 1), e2(4, 1);
+    for (std::uint32_t g = 0; g < 6; ++g) {
+        const auto a = learn::selfplay_game(e1, s, 42, g);
+        // Another engine, after another game: the same game.
+        learn::selfplay_game(e2, s, 42, g + 100);
+        const auto b = learn::selfplay_game(e2, s, 42, g);
+        REQUIRE(a.size() == b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const auto p = learn::position_of<Russian>(a[i]);
+            CHECK(a[i].white == b[i].white);
+            CHECK(a[i].score == b[i].score);
+            CHECK(a[i].result == a[0].result);
+            CHECK(a[i].game == g);
+            CHECK(learn::quiet(p));
+            CHECK((p.pieces[0] & p.pieces[1]) == 0);
+        }
+    }
+}
+
+TEST_CASE("fit: finds known weights, lowers the loss, the same for any number of threads",
+          "[learn]") {
+    // Rows whose targets come from known weights: man 100, king 300, tempo 10 (hand terms only)
+    // on random term values; the fit from other weights must come back near them.
+    learn::FitRows f;
+    f.hand = learn::kHandParams;
+    f.rows = 4000;
+    f.terms.assign(f.rows * std::size_t(f.hand), 0.0f);
+    f.opening_share.assign(f.rows, 0.5f);
+    f.scale.assign(f.rows, 1.0f);
+    f.target.resize(f.rows);
+    learn::SplitMix rng{7};
+    const double k = 150;
+    for (std::size_t r = 0; r < f.rows; ++r) {
+        float* t = &f.terms[r * std::size_t(f.hand)];
+        t[0] = float(rng.below(5) - 2);
+        t[1] = float(rng.below(3) - 1);
+        t[f.hand - 1] = rng.below(2) ? 1.0f : -1.0f;
+        const double s = 100 * t[0] + 300 * t[1] + 10 * t[f.hand - 1];
+        f.target[r] = float(1 / (1 + std::exp(-s / k)));
+    }
+    auto fitted = [&](int threads) {
+        std::vector<double> p(std::size_t(f.hand), 0.0);
+        p[0] = 50, p[1] = 50;
+        learn::FitSettings s;
+        s.k = k;
+        s.epochs = 600;
+        s.rate = 2;
+        s.patterns = false;
+        s.threads = threads;
+        const double before = learn::fit_loss(f, p, k, 1);
+        learn::fit(f, p, s, {});
+        CHECK(learn::fit_loss(f, p, k, 1) < before);
+        return p;
+    };
+    const auto p1 = fitted(1);
+    CHECK(p1[0] == Approx(100).margin(3));
+    CHECK(p1[1] == Approx(300).margin(9));
+    CHECK(p1[std::size_t(f.hand - 1)] == Approx(10).margin(2));
+    CHECK(fitted(3) == p1);  // bit for bit
+    // The scale that fits the true weights best is the one the targets were made with.
+    std::vector<double> truth(std::size_t(f.hand), 0.0);
+    truth[0] = 100, truth[1] = 300, truth[std::size_t(f.hand - 1)] = 10;
+    CHECK(learn::fit_scale(f, truth, 2) == Approx(k).margin(1));
+}
+
+TEST_CASE("fit features: the hand-made terms' numbers times the hand-made weights are the "
+          "hand-made evaluation",
+          "[learn]") {
+    // position_features() and the evaluation must describe the same terms: the dot product of
+    // the hand-made weights with a position's numbers is the evaluation (White's side), up to
+    // the integer division of the blend.
+    const auto w = search::eval_weights<Russian>();
+    const auto params = learn::hand_params(w, 0);
+    const search::HandEvaluator<Russian> hand;
+    std::vector<std::uint32_t> pats(9);
+    for (const auto& p : sample_positions<Russian>(10, 21)) {
+        float terms[learn::kHandParams], share, scale;
+        learn::position_features<Russian>(p, w, terms, pats.data(), share, scale);
+        double s = 0;
+        for (int i = 0; i + 1 < learn::kHandParams; ++i) s += terms[i] * params[std::size_t(i)];
+        s *= scale;
+        const double white = p.side == Color::kWhite ? hand.evaluate(p) : -hand.evaluate(p);
+        REQUIRE(s == Approx(white).margin(2.01));
+    }
+}

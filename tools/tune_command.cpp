@@ -1,0 +1,226 @@
+// dambit tune: fits the learned evaluation's weights to selfplay data (Texel's method,
+// src/learn/fit.hpp) and writes a weights file.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "commands.hpp"
+#include "learn/features.hpp"
+#include "learn/fit.hpp"
+#include "search/weights.hpp"
+
+namespace dambit {
+
+namespace {
+
+const char* const kHelp =
+    "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
+    "         [--model hand|patterns] [--epochs N] [--rate R] [--l2 X] [--lambda L]\n"
+    "         [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
+    "\n"
+    "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
+    "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
+    "method), and writes them as a weights file (for --eval, or src/search/weights/ to compile\n"
+    "them in). The model 'hand' fits the hand-made terms and a tempo; 'patterns' (default)\n"
+    "adds a weight per 4x4 board region's contents, for the opening and for the ending.\n"
+    "The games are split by the seed: PCT percent of them are held out, and the loss of the\n"
+    "fitted weights and of the hand-made evaluation on them is printed, each evaluated as the\n"
+    "engine evaluates (integer weights). Same data, settings and seed: the same weights,\n"
+    "whatever the number of threads.\n"
+    "\n"
+    "  --variant V     russian (default), czech, brazilian, pool, english, international\n"
+    "  --data FILES    selfplay data files of the variant, comma-separated\n"
+    "  --out WEIGHTS   the weights file to write (written whole, then renamed)\n"
+    "  --model M       hand or patterns (default patterns)\n"
+    "  --epochs N      full passes of Adam over the training positions (default 300)\n"
+    "  --rate R        Adam's step in hundredths of a man (default 1)\n"
+    "  --l2 X          penalty on the square of the pattern weights (default 0.0001)\n"
+    "  --lambda L      the target: L times the result plus 1 - L times the search's score\n"
+    "                  as a predicted result (default 1: the result alone)\n"
+    "  --holdout PCT   percent of the games held out (default 10)\n"
+    "  --k K           the logistic scale in hundredths of a man (default: the one that fits\n"
+    "                  the hand-made evaluation best on the training positions)\n"
+    "  --seed S        which games are held out (default 1)\n"
+    "  --threads T     threads for the sums (default 1)\n";
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+template <class R>
+int run(const cli::Args& args) {
+    using G = typename R::Geometry;
+    using L = search::PatternLayout<G>;
+    const auto data = args.get("data");
+    const auto out = args.get("out");
+    if (!data || !out) throw cli::UsageError("tune needs --data FILES and --out WEIGHTS");
+    const std::string model = args.get_or("model", "patterns");
+    if (model != "hand" && model != "patterns")
+        throw cli::UsageError("unknown --model '" + model + "' (hand or patterns)");
+    learn::FitSettings fs;
+    fs.patterns = model == "patterns";
+    fs.epochs = int(args.get_int("epochs", 300, 0, 1000000));
+    fs.rate = args.get_double("rate", 1.0, 1e-6, 1e6);
+    fs.l2 = args.get_double("l2", 1e-4, 0, 1e6);
+    fs.threads = int(args.get_int("threads", 1, 1, 256));
+    const double lambda = args.get_double("lambda", 1.0, 0, 1);
+    const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
+    const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
+
+    // The positions, each once (the first file that has it keeps it).
+    std::vector<learn::Sample> train, held;
+    std::unordered_set<std::uint64_t> seen;
+    std::size_t file_index = 0, total = 0;
+    std::string sources;
+    for (const auto& name : notation_detail::split(*data, ',')) {
+        const std::string path(name);
+        learn::DataFile d;
+        try {
+            d = learn::read_data(path);
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError(e.what());
+        }
+        if (d.header.variant != R::kName)
+            throw cli::UsageError(fmt::format("{}: data of {}, not {}", path, d.header.variant,
+                                              R::kName));
+        sources += fmt::format("{}{} ({} games, {}, seed {})", sources.empty() ? "" : "; ", path,
+                               d.games, d.header.settings, d.header.seed);
+        for (const auto& x : d.samples) {
+            ++total;
+            if (!seen.insert(position_key(learn::position_of<R>(x))).second) continue;
+            learn::SplitMix h{seed ^ (std::uint64_t(file_index) << 40) ^ x.game};
+            (std::int64_t(h.next() % 100) < holdout_pct ? held : train).push_back(x);
+        }
+        ++file_index;
+    }
+    if (train.empty()) throw cli::UsageError("no training positions in " + *data);
+
+    const search::EvalWeights hand = search::eval_weights<R>();
+    const auto rows_of = [&](const std::vector<learn::Sample>& samples, double k) {
+        learn::FitRows f;
+        f.hand = learn::kHandParams;
+        f.windows = fs.patterns ? L::kWindows : 0;
+        f.rows = samples.size();
+        f.terms.resize(f.rows * std::size_t(f.hand));
+        f.patterns.resize(f.rows * std::size_t(L::kWindows));
+        f.opening_share.resize(f.rows);
+        f.scale.resize(f.rows);
+        f.target.resize(f.rows);
+        for (std::size_t r = 0; r < f.rows; ++r) {
+            const auto& x = samples[r];
+            const Position<R> p = learn::position_of<R>(x);
+            learn::position_features<R>(p, hand, &f.terms[r * std::size_t(f.hand)],
+                                        &f.patterns[r * std::size_t(L::kWindows)],
+                                        f.opening_share[r], f.scale[r]);
+            const double result = (x.result + 1) / 2.0;
+            const double score_white = x.side == 0 ? x.score : -x.score;
+            f.target[r] = float(lambda * result + (1 - lambda) * sigmoid(score_white / k));
+        }
+        if (!fs.patterns) f.patterns.clear();
+        return f;
+    };
+
+    std::vector<double> params(std::size_t(learn::kHandParams) +
+                               (fs.patterns ? std::size_t(L::kWindows) * search::kPatternIndices * 2
+                                            : 0));
+    const auto start = learn::hand_params(hand, 0);
+    std::copy(start.begin(), start.end(), params.begin());
+    // K from the hand-made weights on results alone (the target's mix needs K first).
+    double k = args.get_double("k", 0, 0, 1e6);
+    if (k == 0) {
+        learn::FitRows plain = rows_of(train, 100);
+        if (lambda != 1.0)
+            for (std::size_t r = 0; r < plain.rows; ++r)
+                plain.target[r] = float((train[r].result + 1) / 2.0);
+        k = learn::fit_scale(plain, params, fs.threads);
+    }
+    fs.k = k;
+    const learn::FitRows rows = rows_of(train, k);
+    fmt::print("variant {}: {} positions read, {} distinct: {} to fit, {} held out ({}% of the "
+               "games, seed {})\n",
+               R::kName, total, seen.size(), train.size(), held.size(), holdout_pct, seed);
+    fmt::print("model {}: {} parameters; K = {:.1f}; loss of the hand-made weights on the fit "
+               "set {:.6f}\n",
+               model, params.size(), k, learn::fit_loss(rows, params, k, fs.threads));
+
+    const bool terminal = isatty(2);
+    const auto t0 = std::chrono::steady_clock::now();
+    learn::fit(rows, params, fs, [&](int epoch, double loss) {
+        if (epoch % 25 == 0 || epoch == fs.epochs)
+            fmt::print(stderr, "{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
+                       terminal ? "   " : "\n");
+    });
+    if (terminal) std::fputs("\n", stderr);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // The weights as the engine will use them: integers, the patterns' pairs written out.
+    search::LearnedWeights w;
+    w.variant = std::string(R::kName);
+    w.hand = hand;
+    learn::set_hand_params(params.data(), w.hand, w.tempo);
+    if (fs.patterns) {
+        w.windows = L::kWindows;
+        w.patterns.assign(std::size_t(L::kWindows) * search::kPatternIndices * 2, 0);
+        const auto& canon = learn::canonical_patterns<G>();
+        for (std::size_t i = 0; i < canon.size(); ++i) {
+            if (canon[i] == learn::kNoPattern) continue;
+            for (int ph = 0; ph < 2; ++ph) {
+                double v = params[std::size_t(learn::kHandParams) + (canon[i] >> 1) * 2 +
+                                  std::size_t(ph)];
+                if (canon[i] & 1) v = -v;
+                w.patterns[i * 2 + std::size_t(ph)] =
+                    std::int16_t(std::clamp(std::lround(v), -30000L, 30000L));
+            }
+        }
+    }
+    // The held-out loss, each evaluation as the engine computes it.
+    const auto held_loss = [&](const search::Evaluator<R>& e) {
+        double sum = 0;
+        for (const auto& x : held) {
+            const Position<R> p = learn::position_of<R>(x);
+            const double s = e.evaluate(p);
+            const double target = lambda * (x.result + 1) / 2.0 +
+                                  (1 - lambda) * sigmoid((x.side == 0 ? x.score : -x.score) / k);
+            const double pred = sigmoid((x.side == 0 ? s : -s) / k);
+            sum -= target * std::log(std::max(pred, 1e-12)) +
+                   (1 - target) * std::log(std::max(1 - pred, 1e-12));
+        }
+        return held.empty() ? 0.0 : sum / double(held.size());
+    };
+    const double loss_hand = held_loss(search::HandEvaluator<R>());
+    const double loss_fit = held_loss(search::LearnedEvaluator<R>(w));
+    w.description = fmt::format(
+        "dambit tune --model {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
+        " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
+        "{:.6f})",
+        model, fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
+        held.size(), loss_fit, loss_hand);
+    try {
+        search::write_weights_file(*out, w);
+    } catch (const std::runtime_error& e) {
+        throw cli::UsageError(e.what());
+    }
+    fmt::print("fitted in {:.1f} s; fit-set loss {:.6f}\n", secs,
+               learn::fit_loss(rows, params, k, fs.threads));
+    fmt::print("held-out loss: fitted {:.6f}, hand-made {:.6f} ({} positions)\n", loss_fit,
+               loss_hand, held.size());
+    fmt::print("man {} king {} tempo {}; weights written to {}\n", w.hand.man, w.hand.king,
+               w.tempo, *out);
+    return 0;
+}
+
+}  // namespace
+
+int tune_command(int argc, char** argv) {
+    const cli::Args args(argc, argv,
+                         {"variant", "data", "out", "model", "epochs", "rate", "l2", "lambda",
+                          "holdout", "k", "seed", "threads"},
+                         {"help"});
+    return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
+}
+
+}  // namespace dambit
