@@ -4,7 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -18,6 +22,7 @@
 #include "commands.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
+#include "play/loss_analysis.hpp"
 #include "play/match.hpp"
 #include "play/sprt.hpp"
 #include "protocol/dxp_contestant.hpp"
@@ -32,7 +37,8 @@ constexpr const char* kHelp =
     "         [--depth N | --nodes N | --movetime MS | --tc BASE+INC] [--grace MS]\n"
     "         [--openings N] [--opening-plies K | --ballots NAME | --openings-file FILE]\n"
     "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
-    "         [--threads T] [--hash MB] [--pgn FILE]\n"
+    "         [--threads T] [--hash MB] [--pgn FILE] [--eval E] [--concurrency N]\n"
+    "         [--analyse-losses [--analyse-factor F]]\n"
     "\n"
     "Plays A against B. The openings are every position reached after K plies\n"
     "(default 2) from the start position, in move generation order, each distinct position\n"
@@ -87,6 +93,13 @@ constexpr const char* kHelp =
     "                     the match stops when the ratio leaves the bounds, with\n"
     "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`\n"
     "  --threads T        search threads per engine (default 1)\n"
+    "  --concurrency N    games played at once, each by its own engines (default 1); the\n"
+    "                     results are counted and printed in opening order\n"
+    "  --analyse-losses   after the match, replay each game a dambit side lost and find the\n"
+    "                     move after which its score fell by more than half a man, and\n"
+    "                     whether a search of F times the nodes there avoids the fall (a\n"
+    "                     search problem) or not (an evaluation problem)\n"
+    "  --analyse-factor F the F of --analyse-losses (default 10)\n"
     "  --hash MB          transposition table per engine (default 16)\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
@@ -269,6 +282,68 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     }
 }
 
+// One slot per game played at once: dambit's engines for the sides that are dambit, or a
+// connection to each other program.
+template <class R>
+struct Slot {
+    std::unique_ptr<search::Engine<R>> a, b;
+    play::PlayerStats stats_a, stats_b;
+    std::unique_ptr<play::Contestant<R>> ca, cb;
+};
+
+// A game that one side won.
+template <class R>
+struct Decisive {
+    std::size_t opening;
+    int game;  // 0: A had White
+    play::Game<R> record;
+};
+
+// --analyse-losses: for each game a dambit side lost (forfeits aside), the move after which its
+// score fell by more than half a man and whether a search `factor` times longer avoids the fall
+// (play/loss_analysis.hpp); one line per game and the counts.
+template <class R>
+void analyse_losses(const std::vector<Decisive<R>>& games,
+                    const std::vector<std::unique_ptr<Slot<R>>>& slots, bool engine_a,
+                    bool engine_b, search::Limits limits, const play::GameRules& rules,
+                    int factor) {
+    if (rules.time.clocked())  // no move time to replay: about a thirtieth of the clock
+        limits.movetime_ms = std::max<std::int64_t>(
+            1, rules.time.base_ms / 30 + rules.time.increment_ms);
+    const auto score = [](search::Score s) { return fmt::format("{:+.2f}", s / 100.0); };
+    for (const char letter : {'A', 'B'}) {
+        if (!(letter == 'A' ? engine_a : engine_b)) continue;
+        search::Engine<R>& engine = letter == 'A' ? *slots[0]->a : *slots[0]->b;
+        int lost = 0, search_side = 0, eval_side = 0, none = 0;
+        for (const auto& d : games) {
+            // A has White in game 0: A lost when the winner is the other colour.
+            const Color colour = (d.game == 0) == (letter == 'A') ? Color::kWhite : Color::kBlack;
+            if (!d.record.winner || *d.record.winner == colour ||
+                d.record.ending == play::Ending::kForfeit)
+                continue;
+            ++lost;
+            const auto f = play::analyse_loss<R>(engine, d.record, colour, limits, factor);
+            const std::string game = fmt::format("{}.{}", d.opening + 1, d.game + 1);
+            if (!f.found) {
+                ++none;
+                fmt::print("loss {} by {}: no fall of more than half a man between its moves\n",
+                           game, letter);
+                continue;
+            }
+            ++(f.search_problem ? search_side : eval_side);
+            fmt::print(
+                "loss {} by {}: after ply {} ({}) its score fell from {} to {}; {}x nodes "
+                "({}): {} {} -> {}\n",
+                game, letter, f.ply + 1, f.played, score(f.before), score(f.after), factor,
+                f.longer_nodes, f.longer_move, score(f.longer_score),
+                f.search_problem ? "search (the longer search avoids the fall)"
+                                 : "evaluation (the longer search does not avoid it)");
+        }
+        fmt::print("losses of {}: {} analysed, search {}, evaluation {}, no fall {}\n", letter,
+                   lost, search_side, eval_side, none);
+    }
+}
+
 template <class R>
 int run(const cli::Args& args) {
     const search::Tuning defaults = search::Tuning::defaults_for<R>();
@@ -334,30 +409,45 @@ int run(const cli::Args& args) {
     if (count < available) openings.resize(std::size_t(count));
     if (openings.empty()) throw cli::UsageError("no openings to play");
 
-    // dambit's engines, for the sides that are dambit.
-    std::unique_ptr<search::Engine<R>> a, b;
+    const int concurrency = int(args.get_int("concurrency", 1, 1, 256));
+    const bool analyse = args.has("analyse-losses");
+    const int analyse_factor = int(args.get_int("analyse-factor", 10, 2, 1000));
+    for (const auto* spec : {&spec_a, &spec_b})
+        if (spec->kind == SideSpec::Kind::kDxp && concurrency > 1)
+            throw cli::UsageError(fmt::format(
+                "dxp:{} plays one game at a time: --concurrency 1 only", spec->target));
+
+    // One slot per game played at once: dambit's engines for the sides that are dambit, or a
+    // connection to each other program.
+    std::vector<std::unique_ptr<Slot<R>>> slots;
+    int pieces = 0;
+    for (int i = 0; i < concurrency; ++i) {
+        auto slot = std::make_unique<Slot<R>>();
+        if (engine_a) {
+            slot->a = std::make_unique<search::Engine<R>>(hash, threads);
+            slot->a->set_tuning(sa.tuning);
+            slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
+        }
+        if (engine_b) {
+            slot->b = std::make_unique<search::Engine<R>>(hash, threads);
+            slot->b->set_tuning(sb.tuning);
+            slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
+        }
+        if (!tables.dir.empty()) {
+            if (slot->a && sa.tables) pieces = slot->a->set_tables(tables.dir, tables.cache_megabytes);
+            if (slot->b && sb.tables) pieces = slot->b->set_tables(tables.dir, tables.cache_megabytes);
+            if (pieces == 0 && ((slot->a && sa.tables) || (slot->b && sb.tables)))
+                throw cli::UsageError("no complete set of " + std::string(R::kName) +
+                                      " tables in " + tables.dir);
+        }
+        slots.push_back(std::move(slot));
+    }
     std::string name_a, name_b;
-    if (engine_a) {
-        a = std::make_unique<search::Engine<R>>(hash, threads);
-        a->set_tuning(sa.tuning);
-        a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
-        name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval);
-    }
-    if (engine_b) {
-        b = std::make_unique<search::Engine<R>>(hash, threads);
-        b->set_tuning(sb.tuning);
-        b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
-        name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval);
-    }
+    if (engine_a) name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval);
+    if (engine_b) name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval);
     if (!tables.dir.empty()) {
-        int pieces = 0;
-        if (a && sa.tables) pieces = a->set_tables(tables.dir, tables.cache_megabytes);
-        if (b && sb.tables) pieces = b->set_tables(tables.dir, tables.cache_megabytes);
-        if (pieces == 0 && ((a && sa.tables) || (b && sb.tables)))
-            throw cli::UsageError("no complete set of " + std::string(R::kName) + " tables in " +
-                                  tables.dir);
-        if (a) name_a += sa.tables ? ",egtb=on" : ",egtb=off";
-        if (b) name_b += sb.tables ? ",egtb=on" : ",egtb=off";
+        if (engine_a) name_a += sa.tables ? ",egtb=on" : ",egtb=off";
+        if (engine_b) name_b += sb.tables ? ",egtb=on" : ",egtb=off";
     }
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
     // there) and FILE.tmp becomes FILE by a rename at the end: FILE is never half written.
@@ -368,32 +458,67 @@ int run(const cli::Args& args) {
         if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
     }
 
-    play::PlayerStats stats_a, stats_b;
-    std::unique_ptr<play::Contestant<R>> ca, cb;
-    if (a)
-        ca = std::make_unique<play::EngineContestant<R>>(*a, limits, &stats_a);
-    else
-        ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
-    if (b)
-        cb = std::make_unique<play::EngineContestant<R>>(*b, limits, &stats_b);
-    else
-        cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
+    for (auto& slot : slots) {
+        if (slot->a)
+            slot->ca = std::make_unique<play::EngineContestant<R>>(*slot->a, limits, &slot->stats_a);
+        else
+            slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
+        if (slot->b)
+            slot->cb = std::make_unique<play::EngineContestant<R>>(*slot->b, limits, &slot->stats_b);
+        else
+            slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
+    }
 
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
-    fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies\n", event, name_a, name_b,
-               openings.size(), opening_text, 2 * openings.size(), rules.max_plies);
+    fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies{}\n", event, name_a, name_b,
+               openings.size(), opening_text, 2 * openings.size(), rules.max_plies,
+               concurrency > 1 ? fmt::format(", {} at once", concurrency) : std::string());
     if (sprt)
         fmt::print("SPRT elo0 {:g} elo1 {:g} alpha {:g} beta {:g}: bounds [{:.2f}, {:.2f}]\n",
                    sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt->lower(), sprt->upper());
     std::fflush(stdout);
 
+    // The slots take openings in order; the pairs are counted and written in opening order.
+    using Pair = std::array<play::Game<R>, 2>;
+    std::vector<std::optional<Pair>> results(openings.size());
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr failure;
+    std::vector<std::thread> workers;
+    for (auto& slot : slots)
+        workers.emplace_back([&, s = slot.get()] {
+            try {
+                for (std::size_t i; !stop && (i = next++) < openings.size();) {
+                    auto pair = play::play_contest_pair<R>(*s->ca, *s->cb, openings[i].position, rules);
+                    const std::lock_guard lock(mutex);
+                    results[i] = std::move(pair);
+                    ready.notify_all();
+                }
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                if (!failure) failure = std::current_exception();
+                stop = true;
+                ready.notify_all();
+            }
+        });
+
     int wins = 0, draws = 0, losses = 0, forfeits_a = 0, forfeits_b = 0;
     std::optional<play::SprtDecision> decided;
     double llr = 0;
+    std::vector<Decisive<R>> analysed;  // the games a side won, for --analyse-losses
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
+        Pair pair;
+        {
+            std::unique_lock lock(mutex);
+            ready.wait(lock, [&] { return results[i].has_value() || failure; });
+            if (failure) break;
+            pair = std::move(*results[i]);
+            results[i].reset();
+        }
         const auto& op = openings[i];
-        const auto pair = play::play_contest_pair<R>(*ca, *cb, op.position, rules);
         std::string line, record;
         for (int g = 0; g < 2; ++g) {
             const auto& game = pair[std::size_t(g)];
@@ -406,6 +531,7 @@ int run(const cli::Args& args) {
                 ++losses;
             else
                 ++draws;
+            if (pa != 0.5 && analyse) analysed.push_back({i, g, game});
             if (game.ending == play::Ending::kForfeit) ++(pa == 0 ? forfeits_a : forfeits_b);
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
                                 game.result_text(), game.ending_text(), game.plies());
@@ -432,6 +558,9 @@ int run(const cli::Args& args) {
         std::fflush(stdout);
         if (decided) break;
     }
+    stop = true;
+    for (auto& w : workers) w.join();
+    if (failure) std::rethrow_exception(failure);
     if (pgn) {
         pdn_out.close();
         if (!pdn_out || std::rename((*pgn + ".tmp").c_str(), pgn->c_str()) != 0)
@@ -448,8 +577,24 @@ int run(const cli::Args& args) {
     else
         elo = e.score >= 1 ? "+inf" : "-inf";
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
-    for (const auto& [letter, c] : {std::pair{"A", ca.get()}, std::pair{"B", cb.get()}}) {
-        const std::string spent = c->spent();
+    for (const char* letter : {"A", "B"}) {
+        const bool a_side = letter[0] == 'A';
+        std::string spent;
+        if (a_side ? engine_a : engine_b) {
+            play::PlayerStats total;
+            for (const auto& slot : slots) {
+                const auto& st = a_side ? slot->stats_a : slot->stats_b;
+                total.nodes += st.nodes;
+                total.moves += st.moves;
+                total.depth_sum += st.depth_sum;
+            }
+            spent = play::stats_text(total);
+        } else {
+            for (const auto& slot : slots) {
+                const std::string one = (a_side ? slot->ca : slot->cb)->spent();
+                if (!one.empty()) spent += spent.empty() ? one : "; " + one;
+            }
+        }
         if (!spent.empty()) fmt::print("{}: {}\n", letter, spent);
     }
     if (forfeits_a + forfeits_b > 0 || !engine_a || !engine_b)
@@ -460,6 +605,8 @@ int run(const cli::Args& args) {
     if (sprt && !decided)
         fmt::print("SPRT: no decision, LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(),
                    sprt->upper());
+    if (analyse) analyse_losses<R>(analysed, slots, engine_a, engine_b, limits, rules,
+                                   analyse_factor);
     return 0;
 }
 
@@ -469,8 +616,9 @@ int match_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",
-                          "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval"},
-                         {"help"});
+                          "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval",
+                          "concurrency", "analyse-factor"},
+                         {"help", "analyse-losses"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }
 

@@ -59,10 +59,7 @@ public:
     }
     void end_game(const Game<R>&, Color) override {}
     std::string spent() const override {
-        if (!stats_) return "";
-        const int m = std::max(stats_->moves, 1);
-        return fmt::format("{} moves, {:.0f} nodes/move, mean depth {:.2f}", stats_->moves,
-                           double(stats_->nodes) / m, double(stats_->depth_sum) / m);
+        return stats_ ? stats_text(*stats_) : "";
     }
 
 private:

@@ -274,6 +274,13 @@ struct PlayerStats {
     int depth_sum = 0;  // completed iterations, summed over the moves
 };
 
+// "N moves, X nodes/move, mean depth D", as the match's summary gives it.
+inline std::string stats_text(const PlayerStats& s) {
+    const int m = std::max(s.moves, 1);
+    return fmt::format("{} moves, {:.0f} nodes/move, mean depth {:.2f}", s.moves,
+                       double(s.nodes) / m, double(s.depth_sum) / m);
+}
+
 // An engine as a player: each move is one `go` with the game history and the limits. `stats`, if
 // given, must outlive the player.
 template <class R>
