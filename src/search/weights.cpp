@@ -160,6 +160,10 @@ const LearnedWeights* builtin_weights(std::string_view variant) {
 std::shared_ptr<const LearnedWeights> weights_for(const std::string& choice,
                                                   std::string_view variant) {
     if (choice == "hand") return nullptr;
+    if (choice == "auto") {
+        const LearnedWeights* b = builtin_weights(variant);
+        return b ? std::make_shared<const LearnedWeights>(*b) : nullptr;
+    }
     const auto v = parse_variant(variant);
     if (!v) throw std::runtime_error(fmt::format("unknown variant '{}'", variant));
     std::shared_ptr<const LearnedWeights> w;

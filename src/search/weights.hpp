@@ -34,7 +34,8 @@ void write_weights_file(const std::string& path, const LearnedWeights& w);
 const LearnedWeights* builtin_weights(std::string_view variant);
 
 // The evaluation a choice names for `variant`: "hand" (nullptr: the hand-made evaluation),
-// "learned" (the compiled-in weights) or the path of a weights file, checked for the variant.
+// "learned" (the compiled-in weights), "auto" (those if the variant has them, else the hand-made
+// one) or the path of a weights file, checked for the variant.
 // Throws std::runtime_error with one line saying what is wrong.
 std::shared_ptr<const LearnedWeights> weights_for(const std::string& choice,
                                                   std::string_view variant);
