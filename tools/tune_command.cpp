@@ -42,7 +42,8 @@ const char* const kHelp =
     "  --rate R        Adam's step in hundredths of a man (default 1)\n"
     "  --l2 X          penalty on the square of the pattern weights (default 0.0001)\n"
     "  --lambda L      the target: L times the result plus 1 - L times the search's score\n"
-    "                  as a predicted result (default 1: the result alone)\n"
+    "                  as a predicted result (default 0.25, the strongest in self-play:\n"
+    "                  docs/learning.md; 1 is Texel's method on the results alone)\n"
     "  --holdout PCT   percent of the games held out (default 10)\n"
     "  --k K           the logistic scale in hundredths of a man (default: the one that fits\n"
     "                  the hand-made evaluation best on the training positions)\n"
@@ -67,7 +68,7 @@ int run(const cli::Args& args) {
     fs.rate = args.get_double("rate", 1.0, 1e-6, 1e6);
     fs.l2 = args.get_double("l2", 1e-4, 0, 1e6);
     fs.threads = int(args.get_int("threads", 1, 1, 256));
-    const double lambda = args.get_double("lambda", 1.0, 0, 1);
+    const double lambda = args.get_double("lambda", 0.25, 0, 1);
     const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
 
@@ -177,28 +178,33 @@ int run(const cli::Args& args) {
             }
         }
     }
-    // The held-out loss, each evaluation as the engine computes it.
-    const auto held_loss = [&](const search::Evaluator<R>& e) {
+    // The held-out loss, each evaluation as the engine computes it, against the target (`mix`:
+    // the lambda of the fit) or against the results alone (mix 1).
+    const auto held_loss = [&](const search::Evaluator<R>& e, double mix) {
         double sum = 0;
         for (const auto& x : held) {
             const Position<R> p = learn::position_of<R>(x);
             const double s = e.evaluate(p);
-            const double target = lambda * (x.result + 1) / 2.0 +
-                                  (1 - lambda) * sigmoid((x.side == 0 ? x.score : -x.score) / k);
+            const double target = mix * (x.result + 1) / 2.0 +
+                                  (1 - mix) * sigmoid((x.side == 0 ? x.score : -x.score) / k);
             const double pred = sigmoid((x.side == 0 ? s : -s) / k);
             sum -= target * std::log(std::max(pred, 1e-12)) +
                    (1 - target) * std::log(std::max(1 - pred, 1e-12));
         }
         return held.empty() ? 0.0 : sum / double(held.size());
     };
-    const double loss_hand = held_loss(search::HandEvaluator<R>());
-    const double loss_fit = held_loss(search::LearnedEvaluator<R>(w));
+    const search::HandEvaluator<R> hand_eval;
+    const search::LearnedEvaluator<R> fitted_eval(w);
+    const double loss_hand = held_loss(hand_eval, lambda);
+    const double loss_fit = held_loss(fitted_eval, lambda);
+    const double result_hand = held_loss(hand_eval, 1.0);
+    const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
         "dambit tune --model {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
         " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
-        "{:.6f})",
+        "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
         model, fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
-        held.size(), loss_fit, loss_hand);
+        held.size(), loss_fit, loss_hand, result_fit, result_hand);
     try {
         search::write_weights_file(*out, w);
     } catch (const std::runtime_error& e) {
@@ -208,6 +214,8 @@ int run(const cli::Args& args) {
                learn::fit_loss(rows, params, k, fs.threads));
     fmt::print("held-out loss: fitted {:.6f}, hand-made {:.6f} ({} positions)\n", loss_fit,
                loss_hand, held.size());
+    fmt::print("held-out loss against the results alone: fitted {:.6f}, hand-made {:.6f}\n",
+               result_fit, result_hand);
     fmt::print("man {} king {} tempo {}; weights written to {}\n", w.hand.man, w.hand.king,
                w.tempo, *out);
     return 0;
