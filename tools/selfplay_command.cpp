@@ -79,6 +79,7 @@ int run(const cli::Args& args) {
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
+    s.hash_megabytes = hash;
 
     std::vector<learn::Sample> kept;
     learn::DataHeader header{std::string(R::kName), seed, s.text()};
