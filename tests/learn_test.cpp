@@ -349,3 +349,35 @@ TEST_CASE("fit features: the hand-made terms' numbers times the hand-made weight
         REQUIRE(s == Approx(white).margin(2.01));
     }
 }
+
+TEST_CASE("fit: pattern weights are fitted", "[learn]") {
+    // One window; rows whose score comes from the pattern alone: pattern 0 (canonical, positive)
+    // is worth +60 and pattern 1 (the negated member of pair 1) -(+40), and no term counts. The
+    // fit from zero must come back near those values: a penalty that kept pattern weights at
+    // zero (as a too large l2 once did) fails here.
+    learn::FitRows f;
+    f.hand = learn::kHandParams;
+    f.windows = 1;
+    f.rows = 3000;
+    f.terms.assign(f.rows * std::size_t(f.hand), 0.0f);
+    f.patterns.resize(f.rows);
+    f.opening_share.assign(f.rows, 1.0f);
+    f.scale.assign(f.rows, 1.0f);
+    f.target.resize(f.rows);
+    const double k = 100;
+    for (std::size_t r = 0; r < f.rows; ++r) {
+        // Pair 0 as itself (+60), pair 1 negated (-40), or a self-partnered index (no weight).
+        const int kind = int(r % 3);
+        f.patterns[r] = kind == 0 ? 0u : kind == 1 ? (1u << 1) | 1u : learn::kNoPattern;
+        const double s = kind == 0 ? 60 : kind == 1 ? -40 : 0;
+        f.target[r] = float(1 / (1 + std::exp(-s / k)));
+    }
+    std::vector<double> p(std::size_t(f.hand) + 2 * 2 + 2, 0.0);
+    learn::FitSettings s;
+    s.k = k;
+    s.epochs = 400;
+    s.rate = 1;
+    learn::fit(f, p, s, {});
+    CHECK(p[std::size_t(f.hand)] == Approx(60).margin(3));      // pair 0, opening
+    CHECK(p[std::size_t(f.hand) + 2] == Approx(40).margin(3));  // pair 1, opening
+}

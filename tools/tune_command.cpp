@@ -38,9 +38,9 @@ const char* const kHelp =
     "  --data FILES    selfplay data files of the variant, comma-separated\n"
     "  --out WEIGHTS   the weights file to write (written whole, then renamed)\n"
     "  --model M       hand or patterns (default patterns)\n"
-    "  --epochs N      full passes of Adam over the training positions (default 300)\n"
-    "  --rate R        Adam's step in hundredths of a man (default 1)\n"
-    "  --l2 X          penalty on the square of the pattern weights (default 0.0001)\n"
+    "  --epochs N      full passes of Adam over the training positions (default 600)\n"
+    "  --rate R        Adam's step in hundredths of a man (default 2)\n"
+    "  --l2 X          penalty on the mean square of the pattern weights (default 0)\n"
     "  --lambda L      the target: L times the result plus 1 - L times the search's score\n"
     "                  as a predicted result (default 0.25, the strongest in self-play:\n"
     "                  docs/learning.md; 1 is Texel's method on the results alone)\n"
@@ -64,9 +64,9 @@ int run(const cli::Args& args) {
         throw cli::UsageError("unknown --model '" + model + "' (hand or patterns)");
     learn::FitSettings fs;
     fs.patterns = model == "patterns";
-    fs.epochs = int(args.get_int("epochs", 300, 0, 1000000));
-    fs.rate = args.get_double("rate", 1.0, 1e-6, 1e6);
-    fs.l2 = args.get_double("l2", 1e-4, 0, 1e6);
+    fs.epochs = int(args.get_int("epochs", fs.epochs, 0, 1000000));
+    fs.rate = args.get_double("rate", fs.rate, 1e-6, 1e6);
+    fs.l2 = args.get_double("l2", fs.l2, 0, 1e6);
     fs.threads = int(args.get_int("threads", 1, 1, 256));
     const double lambda = args.get_double("lambda", 0.25, 0, 1);
     const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
