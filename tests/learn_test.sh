@@ -28,7 +28,7 @@ sp=(selfplay --variant russian --nodes 300 --games 256 --seed 7)
 "$dambit" "${sp[@]}" --out "$dir/one.dat" --threads 1 > "$dir/one.txt" || bad "selfplay one thread"
 "$dambit" "${sp[@]}" --out "$dir/two.dat" --threads 2 > "$dir/two.txt" || bad "selfplay two threads"
 if cmp -s "$dir/one.dat" "$dir/two.dat"; then ok; else bad "selfplay: threads change the data"; fi
-if grep -Eq '^variant russian, 256 games, [0-9]+ positions in .*one.dat \(nodes=300 random=4-8 max-plies=200 eval=hand\)' "$dir/one.txt"; then ok; else
+if grep -Eq '^variant russian, 256 games, [0-9]+ positions in .*one.dat \(nodes=300 random=4-8 max-plies=200 eval=auto\)' "$dir/one.txt"; then ok; else
   bad "selfplay summary: $(cat "$dir/one.txt")"; fi
 [ -e "$dir/one.dat.part" ] && bad "selfplay left its part file" || ok
 

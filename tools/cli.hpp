@@ -61,17 +61,18 @@ TablesOption tables_option(const Args& args);
     "  --egtb-cache MB    their block cache (default 64)\n"
 
 // The evaluation a choice names: "hand" (nullptr: the hand-made evaluation), "learned" (the
-// weights compiled in for variant v) or the path of a weights file for v. `option` names the
+// weights compiled in for variant v), "auto" (those if v has them, else the hand-made one) or
+// the path of a weights file for v. `option` names the
 // option in errors (UsageError).
 std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& choice, Variant v,
                                                              const std::string& option);
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
-inline constexpr const char* kDefaultEval = "hand";
+inline constexpr const char* kDefaultEval = "auto";
 #define DAMBIT_EVAL_HELP                                                                  \
-    "  --eval E           the evaluation: hand (the hand-made one, default), learned (the\n" \
-    "                     weights compiled in for the variant) or a weights file (dambit\n" \
-    "                     tune)\n"
+    "  --eval E           the evaluation: auto (default: learned where the variant has\n" \
+    "                     compiled-in weights, else hand), learned, hand (the hand-made\n" \
+    "                     one) or a weights file (dambit tune)\n"
 
 // The common end of a subcommand: with --help, print `help`; otherwise call
 // body.template operator()<R>() for the rules of --variant. `body` is a generic lambda,

@@ -56,7 +56,7 @@ int hub_command(int argc, char** argv) {
     d.eval = args.get_or("eval", cli::kDefaultEval);
     // A file is read here, so that a bad one is an error at once (whether it fits the variant
     // is checked when the GUI has chosen one: an error line then, and the hand-made evaluation).
-    if (d.eval != "hand" && d.eval != "learned") {
+    if (d.eval != "hand" && d.eval != "learned" && d.eval != "auto") {
         try {
             search::read_weights_file(d.eval);
         } catch (const std::runtime_error& e) {

@@ -28,7 +28,7 @@ struct SelfplaySettings {
     std::uint64_t nodes = 4000;  // per move
     int random_min = 4, random_max = 8;  // random plies at the start of each game
     int max_plies = 200;  // then a draw
-    std::string eval = "hand";
+    std::string eval = "auto";
     std::size_t hash_megabytes = 16;  // the table's size changes what it keeps, so the games
     // As the data file's header keeps them: a resumed run must have the same. (The default table
     // size is left out, as the first data files were written without it.)

@@ -18,7 +18,7 @@ struct ServerDefaults {
     std::string egtb;  // endgame table directory, empty: none
     std::size_t egtb_cache_megabytes = 64;
     int multipv = 1;
-    std::string eval = "hand";  // hand, learned or a weights file (search/weights.hpp)
+    std::string eval = "auto";  // auto, hand, learned or a weights file (search/weights.hpp)
     // When set, every search stops after at most this many nodes and `level infinite` is not
     // infinite: for the fuzzer, which must not wait on a search.
     std::uint64_t node_cap = 0;
