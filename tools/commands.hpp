@@ -14,5 +14,6 @@ int show_command(int argc, char** argv);
 int egtb_command(int argc, char** argv);
 int hub_command(int argc, char** argv);
 int dxp_command(int argc, char** argv);
+int pdn_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -30,6 +30,7 @@ const Subcommand kSubcommands[] = {
     {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
     {"hub", dambit::hub_command, "engine for GUIs over the Hub protocol (standard input/output)"},
     {"dxp", dambit::dxp_command, "play over DXP (DamExchange, TCP) as initiator or follower"},
+    {"pdn", dambit::pdn_command, "PDN game files: check every game, or print a game's position"},
 };
 
 // Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and
