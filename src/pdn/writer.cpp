@@ -13,7 +13,7 @@ std::string tag_line(std::string_view name, std::string_view value) {
     s += " \"";
     for (const char c : value) {
         if (c == '"' || c == '\\') s += '\\';
-        s += c == '\n' || c == '\r' ? ' ' : c;  // a tag stands on one line
+        s += c == '\n' ? ' ' : c;  // a tag stands on one line
     }
     s += "\"]\n";
     return s;
