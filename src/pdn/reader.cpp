@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cctype>
 #include <cstring>
 
@@ -38,29 +39,11 @@ std::string shown(std::string_view s) {
 }
 
 std::string_view kind_name(ProblemKind k) {
-    switch (k) {
-        case ProblemKind::kIllegalMove:
-            return "illegal-move";
-        case ProblemKind::kAmbiguousMove:
-            return "ambiguous-move";
-        case ProblemKind::kBadMove:
-            return "bad-move";
-        case ProblemKind::kBadTag:
-            return "bad-tag";
-        case ProblemKind::kTruncated:
-            return "truncated";
-        case ProblemKind::kSyntax:
-            return "syntax";
-        case ProblemKind::kBadFen:
-            return "bad-fen";
-        case ProblemKind::kBadGameType:
-            return "bad-game-type";
-        case ProblemKind::kResultMismatch:
-            return "result-mismatch";
-        case ProblemKind::kTooLong:
-            return "too-long";
-    }
-    return "?";
+    // In the order of ProblemKind.
+    static constexpr std::array<std::string_view, 10> kNames = {
+        "illegal-move", "ambiguous-move", "bad-move",      "bad-tag",         "truncated",
+        "syntax",       "bad-fen",        "bad-game-type", "result-mismatch", "too-long"};
+    return kNames[std::size_t(k)];
 }
 
 std::optional<Outcome> outcome_of(std::string_view r) {

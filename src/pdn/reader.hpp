@@ -21,7 +21,8 @@ struct Location {
     int column = 0;
 };
 
-// What kind of error a Problem is (written in --json output, so the names are an interface).
+// What kind of error a Problem is (written in --json output, so the names are an interface; the
+// names in reader.cpp follow this order).
 enum class ProblemKind {
     kIllegalMove,     // a move that names no legal move
     kAmbiguousMove,   // a short capture that names several legal moves
