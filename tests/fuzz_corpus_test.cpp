@@ -37,3 +37,4 @@ TEST_CASE("fuzz corpus: DXP messages", "[fuzz]") { CHECK(replay("dxp", dambit::f
 TEST_CASE("fuzz corpus: Hub sessions", "[fuzz]") {
     CHECK(replay("hub_session", dambit::fuzz::hub_session) > 10);
 }
+TEST_CASE("fuzz corpus: PDN", "[fuzz]") { CHECK(replay("pdn", dambit::fuzz::pdn) > 10); }

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 namespace dambit::cli {
@@ -81,6 +82,13 @@ Variant Args::variant() const {
     std::string known;
     for (auto n : kVariantNames) known += (known.empty() ? "" : ", ") + std::string(n);
     throw UsageError("unknown variant '" + name + "' (known: " + known + ")");
+}
+
+std::optional<int> help_instead_of_action(int argc, char** argv, const char* help) {
+    if (argc >= 1 && std::strcmp(argv[0], "--help") != 0 && std::strcmp(argv[0], "-h") != 0)
+        return std::nullopt;
+    std::fputs(help, argc < 1 ? stderr : stdout);
+    return argc < 1 ? 2 : 0;
 }
 
 TablesOption tables_option(const Args& args) {

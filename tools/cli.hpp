@@ -74,6 +74,11 @@ inline constexpr const char* kDefaultEval = "auto";
     "                     compiled-in weights, else hand), learned, hand (the hand-made\n" \
     "                     one) or a weights file (dambit tune)\n"
 
+// The start of a subcommand with actions (dambit egtb build, dambit pdn check): without an
+// action, `help` on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;
+// otherwise nullopt, and the action is argv[0].
+std::optional<int> help_instead_of_action(int argc, char** argv, const char* help);
+
 // The common end of a subcommand: with --help, print `help`; otherwise call
 // body.template operator()<R>() for the rules of --variant. `body` is a generic lambda,
 // [&]<class R>() { ... }.

@@ -16,5 +16,6 @@ int hub_command(int argc, char** argv);
 int dxp_command(int argc, char** argv);
 int selfplay_command(int argc, char** argv);
 int tune_command(int argc, char** argv);
+int pdn_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -32,6 +32,7 @@ const Subcommand kSubcommands[] = {
     {"dxp", dambit::dxp_command, "play over DXP (DamExchange, TCP) as initiator or follower"},
     {"selfplay", dambit::selfplay_command, "self-play games' positions, labelled, for tune"},
     {"tune", dambit::tune_command, "fit the evaluation's weights to selfplay data"},
+    {"pdn", dambit::pdn_command, "PDN game files: check every game, or print a game's position"},
 };
 
 // Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and

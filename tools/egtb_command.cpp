@@ -8,7 +8,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -342,10 +341,7 @@ int info(const cli::Args& args) {
 }  // namespace
 
 int egtb_command(int argc, char** argv) {
-    if (argc < 1 || std::strcmp(argv[0], "--help") == 0 || std::strcmp(argv[0], "-h") == 0) {
-        std::fputs(kHelp, argc < 1 ? stderr : stdout);
-        return argc < 1 ? 2 : 0;
-    }
+    if (const auto status = cli::help_instead_of_action(argc, argv, kHelp)) return *status;
     const std::string action = argv[0];
     std::set<std::string> valued, flags = {"help"};
     if (action == "build")

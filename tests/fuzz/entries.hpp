@@ -12,6 +12,9 @@
 
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "pdn/game.hpp"
+#include "pdn/reader.hpp"
+#include "pdn/writer.hpp"
 #include "protocol/dxp.hpp"
 #include "protocol/hub_server.hpp"
 #include "protocol/hub_text.hpp"
@@ -128,6 +131,40 @@ inline int dxp(const std::uint8_t* data, std::size_t size) {
             }
         }
     } catch (const ParseError&) {
+    }
+    return 0;
+}
+
+// A game of a PDN text that replays without a problem is written (src/pdn/writer.hpp) and read
+// back to the same game: tags (the writer adds GameType to a game without one), start position,
+// moves and result.
+template <class R>
+void pdn_round_trip(const pdn::RawGame& raw) {
+    pdn::Game<R> game;
+    if (pdn::replay<R>(raw, game) || game.tags.size() + 3 > pdn::kMaxTags) return;
+    std::istringstream in(pdn::write_game(game));
+    pdn::Reader reader(in);
+    pdn::RawGame again;
+    if (!reader.next(again) || !again.problems.empty()) __builtin_trap();
+    pdn::Game<R> read_back;
+    if (pdn::replay<R>(again, read_back)) __builtin_trap();
+    if (!raw.tag("GameType")) read_back.tags.pop_back();
+    if (!(read_back == game) || reader.next(again)) __builtin_trap();
+}
+
+// Every game of a PDN text, under the rules of its GameType: the reader never fails, the replay
+// only with a problem, and what replays comes back unchanged from the writer.
+inline int pdn(const std::uint8_t* data, std::size_t size) {
+    std::istringstream in{std::string(bytes(data, size))};
+    pdn::Reader reader(in);
+    pdn::RawGame raw;
+    while (reader.next(raw)) {
+        std::optional<pdn::Problem> problem;
+        if (const auto v = pdn::game_variant(raw, std::nullopt, problem))
+            with_variant(*v, [&]<class R>(std::type_identity<R>) {
+                pdn_round_trip<R>(raw);
+                return 0;
+            });
     }
     return 0;
 }

@@ -1,0 +1,86 @@
+// Checking PDN files and finding a game's position (dambit pdn check, dambit pdn fen).
+#include "pdn/check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "pdn/game.hpp"
+
+namespace dambit::pdn {
+namespace {
+
+// Replays `raw` with the rules of its variant for at most `max_plies` plies (all when negative):
+// the problem that stopped it, if any, and the plies played and FEN reached.
+struct Replayed {
+    std::optional<Problem> problem;
+    long plies = 0;
+    std::string fen;
+};
+
+Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max_plies,
+                     bool want_fen) {
+    Replayed r;
+    const auto v = game_variant(raw, forced, r.problem);
+    if (!v) return r;
+    with_variant(*v, [&]<class R>(std::type_identity<R>) {
+        Game<R> game;
+        r.problem = replay<R>(raw, game, max_plies);
+        r.plies = long(game.moves.size());
+        if (want_fen) r.fen = to_fen<R>(game.position(game.moves.size()));
+        return 0;
+    });
+    return r;
+}
+
+}  // namespace
+
+void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& totals,
+                  const std::function<void(int, const Problem&)>& report,
+                  const std::function<void(std::uint64_t)>& progress) {
+    Reader reader(in);
+    RawGame raw;
+    std::vector<Problem> problems;
+    while (reader.next(raw)) {
+        ++totals.games;
+        const Replayed r = replay_game(raw, forced, -1, false);
+        totals.moves += std::uint64_t(r.plies);
+        problems = raw.problems;
+        if (raw.more_problems > 0)
+            problems.push_back({raw.more_at, ProblemKind::kSyntax, "",
+                                fmt::format("{} more errors in this game", raw.more_problems)});
+        if (r.problem) {
+            const auto before = [](const Problem& a, const Problem& b) {
+                return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+            };
+            problems.insert(std::upper_bound(problems.begin(), problems.end(), *r.problem, before),
+                            *r.problem);
+        }
+        if (!problems.empty()) ++totals.failed;
+        totals.errors += problems.size();
+        for (const auto& p : problems) report(raw.number, p);
+        if (progress) progress(reader.bytes());
+    }
+}
+
+PlyPosition position_after(std::istream& in, std::optional<Variant> forced, int number,
+                           long plies) {
+    PlyPosition out;
+    Reader reader(in);
+    RawGame raw;
+    while (reader.next(raw)) {
+        out.games = raw.number;
+        if (raw.number != number) continue;
+        out.found = true;
+        const Replayed r = replay_game(raw, forced, plies, true);
+        out.plies = r.plies;
+        out.fen = r.fen;
+        // A replay that stops before ply `plies` stops at a problem of a move before it, or of
+        // the FEN or GameType tag; the result is checked only after the last move.
+        if (r.problem && r.problem->kind != ProblemKind::kResultMismatch) out.problem = r.problem;
+        return out;
+    }
+    return out;
+}
+
+}  // namespace dambit::pdn

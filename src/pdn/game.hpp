@@ -1,0 +1,103 @@
+// A PDN game replayed with the rules of its variant: the variant from the GameType tag, the start
+// position from the FEN tag, and each move text matched to exactly one legal move.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/notation.hpp"
+#include "core/variant.hpp"
+#include "pdn/reader.hpp"
+
+namespace dambit::pdn {
+
+// The variant whose PDN GameType number is `type` (RULES.md §3, last row): 20 International,
+// 21 English, 23 Pool, 25 Russian, 26 Brazilian, 29 Czech.
+std::optional<Variant> variant_of_game_type(int type);
+
+// The variant to replay `g` with: `forced` when given (--variant), else its GameType tag, else
+// Russian, dambit's default variant. A GameType tag that is malformed, names a game dambit does
+// not play or a board of another size gives nullopt and sets `problem`.
+std::optional<Variant> game_variant(const RawGame& g, std::optional<Variant> forced,
+                                    std::optional<Problem>& problem);
+
+// A game that follows the rules of R.
+template <class R>
+struct Game {
+    using G = typename R::Geometry;
+    std::vector<Tag> tags;
+    Position<R> start = Position<R>::start();
+    std::vector<PathMove<G>> moves;  // the main line, from `start`
+    std::string result = "*";        // "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0" or "*"
+
+    // The position after the first `plies` moves.
+    Position<R> position(std::size_t plies) const {
+        Position<R> p = start;
+        for (std::size_t i = 0; i < plies && i < moves.size(); ++i) p = p.play(moves[i].move);
+        return p;
+    }
+    friend bool operator==(const Game& a, const Game& b) {
+        if (a.tags.size() != b.tags.size() || !(a.start == b.start) || a.result != b.result ||
+            a.moves.size() != b.moves.size())
+            return false;
+        for (std::size_t i = 0; i < a.tags.size(); ++i)
+            if (a.tags[i].name != b.tags[i].name || a.tags[i].value != b.tags[i].value)
+                return false;
+        for (std::size_t i = 0; i < a.moves.size(); ++i)
+            if (!(a.moves[i].move == b.moves[i].move)) return false;
+        return true;
+    }
+};
+
+// The kind of a ParseError of parse_move, from its message ("illegal move '...'",
+// "ambiguous move '...': ...", anything else is a move that cannot be read).
+ProblemKind move_problem_kind(std::string_view message);
+
+// Replays `raw` with the rules of R into `out`: its tags, the start position (the FEN tag, or the
+// variant's start), the moves of its main line (at most `max_plies` of them when that is not
+// negative) and its result (the result token, else the Result tag, else "*"). Returns the first
+// problem that stops the replay (a bad FEN tag, a move that is not exactly one legal move) or, when
+// every move was played, a result token that disagrees with the Result tag; `out` then holds the
+// moves played before it.
+template <class R>
+std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies = -1) {
+    out.tags = raw.tags;
+    out.moves.clear();
+    out.start = Position<R>::start();
+    const Tag* result_tag = raw.tag("Result");
+    out.result = !raw.result.empty()                           ? raw.result
+                 : result_tag && outcome_of(result_tag->value) ? result_tag->value
+                                                               : "*";
+    if (const Tag* fen = raw.tag("FEN")) {
+        try {
+            out.start = parse_fen<R>(fen->value);
+        } catch (const ParseError& e) {
+            return Problem{fen->at, ProblemKind::kBadFen, shown(fen->value),
+                           printable(fmt::format("bad FEN tag: {}", e.what()))};
+        }
+    }
+    Position<R> p = out.start;
+    for (const MoveText& m : raw.moves) {
+        if (max_plies >= 0 && long(out.moves.size()) >= max_plies) return std::nullopt;
+        try {
+            out.moves.push_back(parse_move<R>(p, m.text));
+        } catch (const ParseError& e) {
+            return Problem{m.at, move_problem_kind(e.what()), shown(m.text), printable(e.what())};
+        }
+        p = p.play(out.moves.back().move);
+    }
+    if (!raw.result.empty() && result_tag) {
+        const auto a = outcome_of(raw.result), b = outcome_of(result_tag->value);
+        if (a && b && *a != Outcome::kUnknown && *b != Outcome::kUnknown && *a != *b)
+            return Problem{raw.result_at, ProblemKind::kResultMismatch, raw.result,
+                           printable(fmt::format("result '{}' disagrees with the Result tag '{}'",
+                                                 raw.result, result_tag->value))};
+    }
+    return std::nullopt;
+}
+
+}  // namespace dambit::pdn

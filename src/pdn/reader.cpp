@@ -1,0 +1,326 @@
+// PDN 3.0 reader: tags, movetext tokens, comments, variations and results (docs/pdn.md#reading).
+#include "pdn/reader.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <cstring>
+
+namespace dambit::pdn {
+namespace {
+
+constexpr std::size_t kBuffer = 1 << 16;
+
+bool is_space(int c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_digit(int c) {
+    return c >= '0' && c <= '9';
+}
+// Characters that end a word of movetext: white space and the one-character tokens.
+bool ends_word(int c) {
+    return c < 0 || is_space(c) || (c != 0 && std::strchr("[]{}();\"$", c) != nullptr);
+}
+
+}  // namespace
+
+std::string printable(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return out;
+}
+
+std::string shown(std::string_view s) {
+    std::string out = printable(s.substr(0, kShown));
+    if (s.size() > kShown) out += "...";
+    return out;
+}
+
+std::string_view kind_name(ProblemKind k) {
+    // In the order of ProblemKind.
+    static constexpr std::array<std::string_view, 10> kNames = {
+        "illegal-move", "ambiguous-move", "bad-move",      "bad-tag",         "truncated",
+        "syntax",       "bad-fen",        "bad-game-type", "result-mismatch", "too-long"};
+    return kNames[std::size_t(k)];
+}
+
+std::optional<Outcome> outcome_of(std::string_view r) {
+    if (r == "1-0" || r == "2-0") return Outcome::kWhiteWins;
+    if (r == "0-1" || r == "0-2") return Outcome::kBlackWins;
+    if (r == "1/2-1/2" || r == "1-1") return Outcome::kDraw;
+    if (r == "0-0") return Outcome::kDoubleForfeit;
+    if (r == "*") return Outcome::kUnknown;
+    return std::nullopt;
+}
+
+const Tag* RawGame::tag(std::string_view name) const {
+    for (const auto& t : tags)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+Reader::Reader(std::istream& in) : in_(in), buffer_(kBuffer) {}
+
+int Reader::peek(std::size_t k) {
+    while (pos_ + k >= end_ && !eof_) {
+        if (pos_ > 0) {
+            std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+            end_ -= pos_;
+            pos_ = 0;
+        }
+        in_.read(buffer_.data() + end_, std::streamsize(buffer_.size() - end_));
+        const auto n = std::size_t(in_.gcount());
+        if (n == 0) eof_ = true;
+        end_ += n;
+    }
+    return pos_ + k < end_ ? static_cast<unsigned char>(buffer_[pos_ + k]) : -1;
+}
+
+int Reader::get() {
+    const int c = peek();
+    if (c < 0) return c;
+    ++pos_;
+    ++consumed_;
+    if (c == '\n') {
+        ++line_;
+        column_ = 1;
+    } else {
+        ++column_;
+    }
+    return c;
+}
+
+void Reader::begin_game(RawGame& g, Location at) {
+    if (started_) return;
+    started_ = true;
+    g.number = ++games_;
+    g.at = at;
+}
+
+void Reader::problem(RawGame& g, Location at, ProblemKind kind, std::string token,
+                     std::string message) {
+    begin_game(g, at);
+    if (g.problems.size() >= kMaxProblems) {
+        if (g.more_problems++ == 0) g.more_at = at;
+        return;
+    }
+    g.problems.push_back({at, kind, std::move(token), std::move(message)});
+}
+
+void Reader::skip_line() {
+    for (int c = peek(); c >= 0 && c != '\n'; c = peek()) get();
+}
+
+void Reader::read_comment(RawGame& g) {
+    const Location at = here();
+    get();  // '{'
+    for (;;) {
+        const int c = get();
+        if (c == '}') return;
+        if (c < 0) {
+            problem(g, at, ProblemKind::kTruncated, "{", "truncated file: unclosed comment");
+            return;
+        }
+    }
+}
+
+// [Name "value"]: a name of letters, digits and '_' beginning with a letter, a value in double
+// quotes on the same line in which \" stands for " and \\ for \.
+void Reader::read_tag(RawGame& g) {
+    const Location at = here();
+    std::string raw;  // the tag as written, for messages
+    auto take = [&] {
+        const int c = get();
+        if (raw.size() <= kShown) raw += char(c);
+        return c;
+    };
+    auto blanks = [&] {
+        while (peek() == ' ' || peek() == '\t') take();
+    };
+    // The tag is bad: show it up to its ']' or the end of its line.
+    auto bad = [&] {
+        for (;;) {
+            const int c = peek();
+            if (c < 0) {
+                problem(g, at, ProblemKind::kTruncated, "[", "truncated file: unclosed tag");
+                return;
+            }
+            if (c == '\n') break;
+            if (take() == ']') break;
+        }
+        const std::string text = shown(raw);
+        problem(g, at, ProblemKind::kBadTag, text,
+                fmt::format("bad tag '{}' (want [Name \"value\"])", text));
+    };
+    take();  // '['
+    blanks();
+    std::string name;
+    if (!std::isalpha(peek())) return bad();
+    while ((std::isalnum(peek()) || peek() == '_') && name.size() < kMaxToken) name += char(take());
+    blanks();
+    if (peek() != '"') return bad();
+    take();
+    std::string value;
+    bool too_long = false;
+    for (;;) {
+        int c = peek();
+        if (c < 0 || c == '\n') return bad();
+        take();
+        if (c == '"') break;
+        if (c == '\\' && (peek() == '"' || peek() == '\\')) c = take();
+        if (value.size() < kMaxTagValue)
+            value += char(c);
+        else
+            too_long = true;
+    }
+    blanks();
+    if (peek() != ']') return bad();
+    take();
+    if (too_long) {
+        problem(g, at, ProblemKind::kTooLong, name,
+                fmt::format("tag '{}' too long (more than {} characters)", name, kMaxTagValue));
+    } else if (g.tags.size() >= kMaxTags) {
+        problem(g, at, ProblemKind::kTooLong, name,
+                fmt::format("more than {} tags in one game", kMaxTags));
+    } else {
+        g.tags.push_back({std::move(name), std::move(value), at});
+    }
+}
+
+std::string Reader::read_word() {
+    std::string w;
+    while (!ends_word(peek())) {
+        const int c = get();
+        if (w.size() <= kMaxToken) w += char(c);
+    }
+    return w;
+}
+
+void Reader::word(RawGame& g, std::string_view w, Location at) {
+    if (w.size() > kMaxToken) {
+        const std::string text = shown(w);
+        problem(g, at, ProblemKind::kTooLong, text,
+                fmt::format("token '{}' too long (more than {} characters)", text, kMaxToken));
+        return;
+    }
+    if (outcome_of(w)) {  // a result ends the game; inside a variation it is only read
+        if (open_.empty()) {
+            g.result = std::string(w);
+            g.result_at = at;
+            ended_ = true;
+        }
+        return;
+    }
+    // A move number, "12." or "12...", which may have the move right after it: "12.32-28".
+    std::size_t digits = 0;
+    while (digits < w.size() && is_digit(w[digits])) ++digits;
+    if (digits > 0 && digits < w.size() && w[digits] == '.') {
+        std::size_t n = digits;
+        while (n < w.size() && w[n] == '.') ++n;
+        w.remove_prefix(n);
+        at.column += int(n);
+    } else if (digits == 0) {
+        // "..." alone continues a move number written apart.
+        if (w.find_first_not_of('.') == std::string_view::npos) return;
+    }
+    // A move strength after the move, or standing alone: "!", "?!", "!!", "*" (forced).
+    while (!w.empty() && (w.back() == '!' || w.back() == '?' || w.back() == '*'))
+        w.remove_suffix(1);
+    if (w.empty()) return;
+    if (w.find_first_of("-xX:") == std::string_view::npos) {
+        const std::string text = shown(w);
+        problem(g, at, ProblemKind::kSyntax, text, fmt::format("unexpected '{}'", text));
+        return;
+    }
+    if (!open_.empty()) return;             // a move of a variation: read, not replayed
+    if (g.moves.size() >= kMaxGameMoves) {  // said once; the moves after it are dropped
+        if (!too_many_moves_)
+            problem(g, at, ProblemKind::kTooLong, std::string(w),
+                    fmt::format("more than {} moves in one game", kMaxGameMoves));
+        too_many_moves_ = true;
+        return;
+    }
+    g.moves.push_back({std::string(w), at});
+}
+
+bool Reader::next(RawGame& g) {
+    g.number = 0;
+    g.at = {};
+    g.tags.clear();
+    g.moves.clear();
+    g.result.clear();
+    g.result_at = {};
+    g.problems.clear();
+    g.more_problems = 0;
+    g.more_at = {};
+    started_ = in_moves_ = ended_ = too_many_moves_ = false;
+    open_.clear();
+    // A UTF-8 byte order mark at the start of the stream.
+    if (consumed_ == 0 && peek(0) == 0xEF && peek(1) == 0xBB && peek(2) == 0xBF) {
+        pos_ += 3;
+        consumed_ += 3;
+    }
+    while (!ended_) {
+        const int c = peek();
+        if (c < 0) break;
+        if (is_space(c)) {
+            get();
+            continue;
+        }
+        // Comments: "; ..." and a line beginning with '%' to the end of the line, "{...}".
+        if (c == ';' || (c == '%' && column_ == 1)) {
+            skip_line();
+            continue;
+        }
+        if (c == '{') {
+            read_comment(g);
+            continue;
+        }
+        const Location at = here();
+        if (c == '[') {
+            if (!open_.empty()) {
+                problem(g, open_.front(), ProblemKind::kSyntax, "(", "unclosed variation");
+                open_.clear();
+            }
+            if (in_moves_) break;  // the tags of the next game: this one had no result
+            begin_game(g, at);
+            read_tag(g);
+            continue;
+        }
+        begin_game(g, at);
+        in_moves_ = true;
+        if (c == '(') {
+            // "(!)", "(?!)": a move strength in parentheses; otherwise a variation.
+            std::size_t k = 1;
+            while (k < 8 && (peek(k) == '!' || peek(k) == '?')) ++k;
+            const bool strength = k > 1 && peek(k) == ')';
+            for (std::size_t i = 0; i < (strength ? k + 1 : 1); ++i) get();
+            if (!strength) open_.push_back(at);
+        } else if (c == ')') {
+            get();
+            if (open_.empty())
+                problem(g, at, ProblemKind::kSyntax, ")", "unmatched ')'");
+            else
+                open_.pop_back();
+        } else if (c == '$') {  // a NAG: $ and a number
+            get();
+            if (!is_digit(peek())) problem(g, at, ProblemKind::kSyntax, "$", "unexpected '$'");
+            while (is_digit(peek())) get();
+        } else if (c == '}' || c == ']' || c == '"') {
+            get();
+            problem(g, at, ProblemKind::kSyntax, std::string(1, char(c)),
+                    fmt::format("unexpected '{}'", char(c)));
+        } else {
+            const std::string w = read_word();
+            word(g, w, at);
+        }
+    }
+    if (!open_.empty())
+        problem(g, open_.front(), ProblemKind::kTruncated, "(",
+                "truncated file: unclosed variation");
+    return started_;
+}
+
+}  // namespace dambit::pdn

@@ -1,0 +1,136 @@
+// PDN 3.0 game files, read a game at a time from a stream in bounded memory (docs/pdn.md).
+//
+// The reader knows the grammar, not the rules: it splits the text into games and gives each its
+// tags, its main-line move texts with where they stand, its result and the syntax errors found in
+// it. src/pdn/game.hpp replays the moves with the rules of the game's variant.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dambit::pdn {
+
+// Where a token begins: line and column, both from 1; a column counts bytes (a tab is one).
+struct Location {
+    int line = 0;
+    int column = 0;
+};
+
+// What kind of error a Problem is (written in --json output, so the names are an interface; the
+// names in reader.cpp follow this order).
+enum class ProblemKind {
+    kIllegalMove,     // a move that names no legal move
+    kAmbiguousMove,   // a short capture that names several legal moves
+    kBadMove,         // a move text that cannot be read (unknown square, bad separators)
+    kBadTag,          // a tag that is not [Name "value"]
+    kTruncated,       // the file ends inside a comment, a tag or a variation
+    kSyntax,          // anything else the grammar does not allow (a stray '}', an unknown word)
+    kBadFen,          // a FEN tag dambit cannot read
+    kBadGameType,     // a GameType tag that is malformed or names a variant dambit does not play
+    kResultMismatch,  // the result at the end of the moves differs from the Result tag
+    kTooLong,         // a token or a game beyond the reader's limits
+};
+std::string_view kind_name(ProblemKind k);
+
+// One error: where, what kind, the token it is about (may be empty) and a one-line message that
+// names the token.
+struct Problem {
+    Location at;
+    ProblemKind kind = ProblemKind::kSyntax;
+    std::string token;
+    std::string message;
+};
+
+struct Tag {
+    std::string name, value;  // value with its escapes undone
+    Location at;              // of the '['
+};
+
+struct MoveText {
+    std::string text;  // as written, without move number or annotation: "32-28", "c3:e5:g3"
+    Location at;
+};
+
+// The results PDN writes at the end of a game's moves, and in the Result tag.
+enum class Outcome { kWhiteWins, kBlackWins, kDraw, kDoubleForfeit, kUnknown };
+// The outcome of a result text: "1-0" and "2-0" a white win, "0-1" and "0-2" a black win,
+// "1/2-1/2" and "1-1" a draw, "0-0" a double forfeit, "*" unknown; nullopt for anything else.
+std::optional<Outcome> outcome_of(std::string_view result);
+
+// A game as read, before any rule is applied.
+struct RawGame {
+    int number = 0;               // 1 for the first game of the stream
+    Location at;                  // where its first tag or movetext token stands
+    std::vector<Tag> tags;        // in file order
+    std::vector<MoveText> moves;  // the main line (variations are read and left out)
+    std::string result;           // the result token that ended the moves; empty if none
+    Location result_at;
+    std::vector<Problem> problems;  // syntax errors, in file order (at most kMaxProblems)
+    int more_problems = 0;          // syntax errors found beyond kMaxProblems
+    Location more_at;               // where the first of those stands
+
+    // The value of the first tag named `name`, if any.
+    const Tag* tag(std::string_view name) const;
+};
+
+// `s` with its control characters as '?', for a message.
+std::string printable(std::string_view s);
+// The same cut to kShown characters, with "..." after it when longer: a token in a message.
+inline constexpr std::size_t kShown = 60;
+std::string shown(std::string_view s);
+
+// The reader's limits, which keep its memory bounded whatever the input.
+inline constexpr std::size_t kMaxToken = 256;           // characters in one word of movetext
+inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag value
+inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
+inline constexpr std::size_t kMaxTags = 256;            // tags of one game
+inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
+
+// Reads PDN games from a stream, one at a time. Never throws for bad input: what the grammar does
+// not allow becomes a Problem of the game it stands in, and reading goes on after it.
+class Reader {
+public:
+    explicit Reader(std::istream& in);
+    // The next game, or false at the end of the stream. `game` is overwritten (its vectors keep
+    // their capacity, so reading a file reuses them).
+    bool next(RawGame& game);
+    // Bytes consumed so far.
+    std::uint64_t bytes() const { return consumed_; }
+
+private:
+    // The character `k` places ahead, or -1 past the end of the stream.
+    int peek(std::size_t k = 0);
+    // Consumes one character, keeping line and column.
+    int get();
+    Location here() const { return {line_, column_}; }
+    void problem(RawGame& g, Location at, ProblemKind kind, std::string token, std::string message);
+    void read_tag(RawGame& g);
+    void read_comment(RawGame& g);
+    void skip_line();
+    std::string read_word();
+    // Handles one word of movetext standing at `at`.
+    void word(RawGame& g, std::string_view w, Location at);
+    void begin_game(RawGame& g, Location at);
+
+    std::istream& in_;
+    std::vector<char> buffer_;
+    std::size_t pos_ = 0, end_ = 0;
+    bool eof_ = false;
+    int line_ = 1, column_ = 1;
+    std::uint64_t consumed_ = 0;
+    int games_ = 0;
+
+    // The state of the game being read.
+    bool started_ = false;         // a tag or movetext token of it has been seen
+    bool in_moves_ = false;        // a movetext token other than a comment has been seen
+    bool ended_ = false;           // its result token has been read
+    bool too_many_moves_ = false;  // it has more than kMaxGameMoves moves
+    std::vector<Location> open_;   // the '(' of each open variation
+};
+
+}  // namespace dambit::pdn

@@ -1,0 +1,57 @@
+// Writing PDN: the parts that do not depend on the variant.
+#include "pdn/writer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dambit::pdn {
+
+std::string tag_line(std::string_view name, std::string_view value) {
+    std::string s = "[";
+    s += name;
+    s += " \"";
+    for (const char c : value) {
+        if (c == '"' || c == '\\') s += '\\';
+        s += c == '\n' ? ' ' : c;  // a tag stands on one line
+    }
+    s += "\"]\n";
+    return s;
+}
+
+std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
+                     std::string_view result, std::string_view comment) {
+    std::string out;
+    std::size_t line = 0;  // characters on the current line
+    auto add = [&](std::string_view w) {
+        if (line > 0 && line + 1 + w.size() > 79) {
+            out += '\n';
+            line = 0;
+        } else if (line > 0) {
+            out += ' ';
+            ++line;
+        }
+        out += w;
+        line += w.size();
+    };
+    if (!first_mover_begins && !moves.empty()) add("1...");
+    bool first = first_mover_begins;
+    int number = 1;
+    for (const auto& m : moves) {
+        if (first)
+            add(fmt::format("{}.", number));
+        else
+            ++number;
+        add(m);
+        first = !first;
+    }
+    if (!comment.empty()) {
+        std::string c(comment);
+        std::replace(c.begin(), c.end(), '}', ')');
+        add(fmt::format("{{{}}}", c));
+    }
+    add(result);
+    return out;
+}
+
+}  // namespace dambit::pdn

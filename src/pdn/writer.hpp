@@ -1,0 +1,69 @@
+// Writing PDN as the PDN 3.0 standard asks: captures in short notation (from and to) unless that
+// names more than one legal move, then every landing square; tags escaped; lines of at most 79
+// characters (docs/pdn.md#writing).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pdn/game.hpp"
+
+namespace dambit::pdn {
+
+// [Name "value"] and a newline, with '\' and '"' of the value escaped by '\' (a line break in it
+// becomes a space: a tag stands on one line).
+std::string tag_line(std::string_view name, std::string_view value);
+
+// The moves of a game as PDN writes them: numbered in pairs from the variant's first mover ("1."
+// before it, "1..." first when the other side begins: `first_mover_begins` false), then the
+// comment in braces when not empty ('}' in it written ')'), then the result; words joined by
+// spaces in lines of at most 79 characters, without a newline at the end.
+std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
+                     std::string_view result, std::string_view comment = {});
+
+// The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
+// capture separator and to when that text names `pm` alone; otherwise every landing square.
+template <class R>
+std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geometry>& pm) {
+    if (!pm.move.is_capture()) return move_text<R>(pm);
+    std::string s = square_name<R>(pm.move.from);
+    s += R::kCaptureSeparator;
+    s += square_name<R>(pm.move.to);
+    try {
+        if (parse_move<R>(p, s).move == pm.move) return s;
+    } catch (const ParseError&) {
+        // ambiguous: several captures from `from` to `to`
+    }
+    return move_text<R>(pm);
+}
+
+// One game: its tags (and GameType, SetUp and FEN when it has none and they are needed to read
+// it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
+// the moves numbered in pairs from the variant's first mover ("1..." first when the other side
+// starts), the result, a blank line.
+template <class R>
+std::string write_game(const Game<R>& g) {
+    std::string s;
+    bool has_type = false, has_fen = false, has_setup = false;
+    for (const Tag& t : g.tags) {
+        s += tag_line(t.name, t.value);
+        has_type = has_type || t.name == "GameType";
+        has_fen = has_fen || t.name == "FEN";
+        has_setup = has_setup || t.name == "SetUp";
+    }
+    if (!has_type) s += tag_line("GameType", std::to_string(R::kPdnGameType));
+    if (!has_fen && !(g.start == Position<R>::start())) {
+        if (!has_setup) s += tag_line("SetUp", "1");
+        s += tag_line("FEN", to_fen<R>(g.start));
+    }
+    std::vector<std::string> moves;
+    Position<R> p = g.start;
+    for (const auto& pm : g.moves) {
+        moves.push_back(pdn_move_text<R>(p, pm));
+        p = p.play(pm.move);
+    }
+    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result) + "\n\n";
+}
+
+}  // namespace dambit::pdn

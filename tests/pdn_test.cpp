@@ -1,0 +1,753 @@
+// PDN files (src/pdn/, docs/pdn.md): the reading grammar, replay in every variant, every error with
+// its exact message and place, writing captures short unless ambiguous, and read-write-read round
+// trips.
+//
+// Square numbers follow RULES.md §1. 8x8: 1 = b8, 4 = h8, 8 = g7, 11 = f6, 15 = e5, 18 = d4,
+// 21 = a3, 22 = c3, 25 = b2, 29 = a1, 31 = e1. 10x10 (row r = (n-1)/5 from the top): in an even
+// row a man of White steps to n-5 and n-4, in an odd row to n-6 and n-5; Black's men the other way
+// (n+5, n+6 from an even row, n+4, n+5 from an odd one). The positions expected below are worked
+// out by hand, move by move, in the comments.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pdn/check.hpp"
+#include "pdn/game.hpp"
+#include "pdn/reader.hpp"
+#include "pdn/writer.hpp"
+
+using namespace dambit;
+using namespace dambit::pdn;
+
+namespace {
+
+std::string data_path(const std::string& name) {
+    return std::string(DAMBIT_SOURCE_DIR) + "/tests/pdn/" + name;
+}
+
+std::vector<RawGame> read_stream(std::istream& in) {
+    Reader reader(in);
+    std::vector<RawGame> games;
+    RawGame g;
+    while (reader.next(g)) games.push_back(g);
+    return games;
+}
+
+std::vector<RawGame> read_text(const std::string& text) {
+    std::istringstream in(text);
+    return read_stream(in);
+}
+
+std::vector<RawGame> read_file(const std::string& name) {
+    std::ifstream in(data_path(name), std::ios::binary);
+    REQUIRE(in);
+    return read_stream(in);
+}
+
+// Each problem as "LINE:COLUMN: kind: message".
+std::vector<std::string> described(const std::vector<Problem>& problems) {
+    std::vector<std::string> out;
+    for (const auto& p : problems)
+        out.push_back(std::to_string(p.at.line) + ":" + std::to_string(p.at.column) + ": " +
+                      std::string(kind_name(p.kind)) + ": " + p.message);
+    return out;
+}
+
+std::vector<std::string> move_words(const RawGame& g) {
+    std::vector<std::string> out;
+    for (const auto& m : g.moves) out.push_back(m.text);
+    return out;
+}
+
+// `raw` replayed with the rules R; the replay must meet no problem.
+template <class R>
+Game<R> replayed(const RawGame& raw) {
+    Game<R> g;
+    const auto problem = replay<R>(raw, g);
+    INFO("game " << raw.number << ": " << (problem ? problem->message : ""));
+    REQUIRE(!problem);
+    return g;
+}
+
+// The FEN after every move of `raw`, replayed with the rules R.
+template <class R>
+std::string final_fen(const RawGame& raw) {
+    const Game<R> g = replayed<R>(raw);
+    return to_fen<R>(g.position(g.moves.size()));
+}
+
+// The long text of every move of `raw`, replayed with the rules R.
+template <class R>
+std::vector<std::string> long_texts(const RawGame& raw) {
+    std::vector<std::string> out;
+    for (const auto& pm : replayed<R>(raw).moves) out.push_back(move_text<R>(pm));
+    return out;
+}
+
+// Every problem `check_stream` reports for the file, as "LINE:COLUMN: game N: kind: message".
+std::vector<std::string> check_file(const std::string& name, CheckTotals& totals,
+                                    std::optional<Variant> forced = std::nullopt) {
+    std::ifstream in(data_path(name), std::ios::binary);
+    REQUIRE(in);
+    std::vector<std::string> out;
+    check_stream(in, forced, totals, [&](int game, const Problem& p) {
+        const std::string d = described({p}).front();
+        const auto colon = d.find(": ");
+        out.push_back(d.substr(0, colon) + ": game " + std::to_string(game) + d.substr(colon));
+    });
+    return out;
+}
+
+// The legal move of `p` whose long text is `text`.
+template <class R>
+PathMove<typename R::Geometry> legal(const Position<R>& p, const std::string& text) {
+    const auto pm = parse_move<R>(p, text);
+    REQUIRE(move_text<R>(pm) == text);
+    return pm;
+}
+
+}  // namespace
+
+TEST_CASE("PDN reader: tags, escapes and where each token stands", "[pdn]") {
+    const auto games = read_text(
+        "[Event \"a \\\"b\\\" c\\\\d \\e\"]\n"
+        "[ Site   \"x\" ]\n"
+        "1. 32-28 19-23 *\n");
+    REQUIRE(games.size() == 1);
+    const RawGame& g = games[0];
+    CHECK(g.number == 1);
+    CHECK(g.problems.empty());
+    REQUIRE(g.tags.size() == 2);
+    CHECK(g.tags[0].name == "Event");
+    // \" is a quote, \\ a backslash; any other backslash stands for itself.
+    CHECK(g.tags[0].value == "a \"b\" c\\d \\e");
+    CHECK(g.tags[0].at.line == 1);
+    CHECK(g.tags[0].at.column == 1);
+    CHECK(g.tags[1].name == "Site");
+    CHECK(g.tags[1].value == "x");
+    CHECK(g.tags[1].at.line == 2);
+    CHECK(g.tag("Site") == &g.tags[1]);
+    CHECK(g.tag("Round") == nullptr);
+    // "1. 32-28 19-23 *": columns 1-2 the number, 4-8 the first move, 10-14 the second, 16 '*'.
+    REQUIRE(g.moves.size() == 2);
+    CHECK(g.moves[0].text == "32-28");
+    CHECK(g.moves[0].at.line == 3);
+    CHECK(g.moves[0].at.column == 4);
+    CHECK(g.moves[1].at.column == 10);
+    CHECK(g.result == "*");
+    CHECK(g.result_at.line == 3);
+    CHECK(g.result_at.column == 16);
+    CHECK(g.at.line == 1);
+}
+
+TEST_CASE("PDN reader: move numbers, move strengths, NAGs, comments and variations", "[pdn]") {
+    const auto games = read_text(
+        "1.c3-d4! 1... f6-g5?! 2. b2-c3 (2. g3-h4 (2. a3-b4 $3) d6-c5) {a {comment}\n"
+        "; a line comment\n"
+        "% an escaped line\n"
+        "g7-f6 $12 (!) 3.c3-b4!! 3...b6-a5* (?!) 4. d4-e5?? ! ?? !? 1-0");
+    REQUIRE(games.size() == 1);
+    const RawGame& g = games[0];
+    CHECK(g.problems.empty());
+    // The variation's moves are read and left out of the main line. Inside a comment '{' is text
+    // and the first '}' ends it.
+    CHECK(move_words(g) ==
+          std::vector<std::string>{"c3-d4", "f6-g5", "b2-c3", "g7-f6", "c3-b4", "b6-a5", "d4-e5"});
+    // "1.c3-d4": the move begins after the number, at column 3. Line 4: "g7-f6" 1-5, "$12" 7-9,
+    // "(!)" 11-13, "3.c3-b4!!" 15-23 with its move at 17, "3...b6-a5*" from 25 with its move at 29.
+    CHECK(g.moves[0].at.column == 3);
+    CHECK(g.moves[3].at.line == 4);
+    CHECK(g.moves[3].at.column == 1);
+    CHECK(g.moves[4].at.column == 17);
+    CHECK(g.moves[5].at.column == 29);
+    CHECK(g.result == "1-0");
+    // Legal Russian moves: 22-18 11-16 25-22 8-11 22-17 9-13 18-15. White: 15, 17, 21, 23, 24,
+    // 26-32; Black: 1-7, 10, 11, 12, 13, 16; Black to move.
+    CHECK(final_fen<Russian>(g) ==
+          "B:W15,17,21,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13,16");
+}
+
+TEST_CASE("PDN reader: every result form ends a game", "[pdn]") {
+    const std::vector<std::pair<std::string, Outcome>> forms = {
+        {"1-0", Outcome::kWhiteWins},     {"2-0", Outcome::kWhiteWins},
+        {"0-1", Outcome::kBlackWins},     {"0-2", Outcome::kBlackWins},
+        {"1/2-1/2", Outcome::kDraw},      {"1-1", Outcome::kDraw},
+        {"0-0", Outcome::kDoubleForfeit}, {"*", Outcome::kUnknown}};
+    std::string text;
+    for (const auto& [form, outcome] : forms) {
+        INFO(form);
+        CHECK(outcome_of(form) == outcome);
+        text += fmt::format("1. 22-18 11-15 {}\n", form);
+    }
+    CHECK(!outcome_of("1:0"));
+    CHECK(!outcome_of("1-18"));
+    // Eight games without tags, each ended by its result; "1-18" is a move, not "1-1" and "8".
+    const auto games = read_text(text);
+    REQUIRE(games.size() == forms.size());
+    for (std::size_t i = 0; i < forms.size(); ++i) {
+        CHECK(games[i].number == int(i) + 1);
+        CHECK(games[i].result == forms[i].first);
+        CHECK(games[i].moves.size() == 2);
+        CHECK(games[i].problems.empty());
+    }
+    const auto one = read_text("1. 1-18 *");
+    REQUIRE(one.size() == 1);
+    CHECK(move_words(one[0]) == std::vector<std::string>{"1-18"});
+}
+
+TEST_CASE("PDN reader: where games begin and end", "[pdn]") {
+    // A result inside a variation does not end the game.
+    auto games = read_text("1. c3-d4 (1. a3-b4 1-0) f6-g5 *");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].moves.size() == 2);
+    // Tags after moves begin the next game even without a result; comments before the first tag
+    // belong to no game of their own.
+    games = read_text("{ a collection } ; notes\n[Event \"1\"]\n1. c3-d4\n[Event \"2\"]\n{x}\n");
+    REQUIRE(games.size() == 2);
+    CHECK(games[0].tags[0].value == "1");
+    CHECK(games[0].result.empty());
+    CHECK(games[0].at.line == 2);
+    CHECK(games[1].tags[0].value == "2");
+    CHECK(games[1].moves.empty());
+    // Nothing, or only comments and white space: no game.
+    CHECK(read_text("").empty());
+    CHECK(read_text("  {only a comment}\n; and a line\n\n").empty());
+    // A game after the last result is a game of its own.
+    games = read_text("1. c3-d4 * *");
+    REQUIRE(games.size() == 2);
+    CHECK(games[1].moves.empty());
+    CHECK(games[1].result == "*");
+}
+
+TEST_CASE("PDN reader: a byte order mark and CR LF line ends", "[pdn]") {
+    const auto games = read_text("\xEF\xBB\xBF[Event \"x\"]\r\n1. c3-d4 f6-g5\r\n2. b2-c3 *\r\n");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].problems.empty());
+    CHECK(games[0].tags[0].at.column == 1);
+    CHECK(move_words(games[0]) == std::vector<std::string>{"c3-d4", "f6-g5", "b2-c3"});
+    CHECK(games[0].moves[2].at.line == 3);
+    CHECK(games[0].moves[2].at.column == 4);
+}
+
+TEST_CASE("PDN reader: syntax errors name the token and where it stands", "[pdn]") {
+    const auto games = read_text(
+        "[Event Moscow]\n"  // line 1: the value is not quoted
+        "[Site \"a\" b]\n"  // line 2: something after the value
+        "[Round \"1\n"      // line 3: the value's line ends before its quote
+        "[ \"no name\"]\n"  // line 4: no name
+        "1. c3-d4 ) } ] \" $ $x ab f6-g5 *");
+    REQUIRE(games.size() == 1);
+    // Line 5, "1. c3-d4 ) } ] \" $ $x ab f6-g5 *": ')' at 10, '}' 12, ']' 14, '"' 16, '$' 18,
+    // '$' 20 (a NAG needs digits; "x" after it is then a word of its own), "x" 21, "ab" 23 (a word
+    // without a separator is no move).
+    CHECK(described(games[0].problems) ==
+          std::vector<std::string>{
+              "1:1: bad-tag: bad tag '[Event Moscow]' (want [Name \"value\"])",
+              "2:1: bad-tag: bad tag '[Site \"a\" b]' (want [Name \"value\"])",
+              "3:1: bad-tag: bad tag '[Round \"1' (want [Name \"value\"])",
+              "4:1: bad-tag: bad tag '[ \"no name\"]' (want [Name \"value\"])",
+              "5:10: syntax: unmatched ')'",
+              "5:12: syntax: unexpected '}'",
+              "5:14: syntax: unexpected ']'",
+              "5:16: syntax: unexpected '\"'",
+              "5:18: syntax: unexpected '$'",
+              "5:20: syntax: unexpected '$'",
+              "5:23: syntax: unexpected 'ab'",
+          });
+    // "x" and "ab" go to the moves, where the replay finds them; "x" has a separator and no square.
+    CHECK(move_words(games[0]) == std::vector<std::string>{"c3-d4", "x", "f6-g5"});
+    CHECK(games[0].tags.empty());
+}
+
+TEST_CASE("PDN reader: a truncated file", "[pdn]") {
+    // The problems of each game of `text`, as "LINE:COLUMN: kind: message".
+    auto problems = [](const std::string& text) {
+        std::vector<std::vector<std::string>> out;
+        for (const RawGame& g : read_text(text)) out.push_back(described(g.problems));
+        return out;
+    };
+    using Games = std::vector<std::vector<std::string>>;
+    CHECK(problems("[Event \"x\"]\n1. c3-d4 {never closed") ==
+          Games{{"2:10: truncated: truncated file: unclosed comment"}});
+    CHECK(problems("1. c3-d4 *\n[Event \"cu") ==
+          Games{{}, {"2:1: truncated: truncated file: unclosed tag"}});
+    // The outermost open variation is named.
+    CHECK(problems("1. c3-d4 (1. a3-b4 (1. g3-f4) f6-g5 (") ==
+          Games{{"1:10: truncated: truncated file: unclosed variation"}});
+    // A variation still open when the next game's tags begin is not a truncation.
+    CHECK(problems("1. c3-d4 (1. a3-b4\n[Event \"2\"]\n*") ==
+          Games{{"1:10: syntax: unclosed variation"}, {}});
+}
+
+TEST_CASE("PDN reader: its limits keep memory bounded", "[pdn]") {
+    // A word longer than kMaxToken.
+    auto games = read_text(fmt::format("1. {}-1 *", std::string(300, '7')));
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].kind == ProblemKind::kTooLong);
+    CHECK(
+        games[0].problems[0].message ==
+        fmt::format("token '{}...' too long (more than 256 characters)", std::string(kShown, '7')));
+    // More moves than kMaxGameMoves in one game: one problem, the rest not kept.
+    std::string many;
+    for (std::size_t i = 0; i < kMaxGameMoves + 10; ++i) many += "a1-b2 ";
+    games = read_text(many + "*");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].moves.size() == kMaxGameMoves);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].message == "more than 4096 moves in one game");
+    CHECK(games[0].problems[0].at.column == int(kMaxGameMoves * 6) + 1);
+    // More syntax errors than kMaxProblems: the first ones, and how many more.
+    games = read_text(std::string(40, '}'));
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].problems.size() == kMaxProblems);
+    CHECK(games[0].more_problems == 40 - int(kMaxProblems));
+    CHECK(games[0].more_at.column == int(kMaxProblems) + 1);
+    // A tag value longer than kMaxTagValue.
+    games = read_text(fmt::format("[Event \"{}\"]\n*", std::string(kMaxTagValue + 1, 'a')));
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].message == "tag 'Event' too long (more than 65536 characters)");
+    CHECK(games[0].tags.empty());
+    // A tag name longer than kMaxToken is a bad tag.
+    games = read_text(fmt::format("[{} \"v\"]\n*", std::string(300, 'N')));
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].message ==
+          fmt::format("bad tag '[{}...' (want [Name \"value\"])", std::string(kShown - 1, 'N')));
+    // Bytes that are no text never stop the reader.
+    games = read_text(std::string("\0\x01\x02 1-0", 8));
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].message == fmt::format("unexpected '{}'", std::string(3, '?')));
+}
+
+TEST_CASE("PDN GameType: the number chooses the rules, --variant overrides", "[pdn]") {
+    // RULES.md §3, last row.
+    CHECK(variant_of_game_type(20) == Variant::kInternational);
+    CHECK(variant_of_game_type(21) == Variant::kEnglish);
+    CHECK(variant_of_game_type(23) == Variant::kPool);
+    CHECK(variant_of_game_type(25) == Variant::kRussian);
+    CHECK(variant_of_game_type(26) == Variant::kBrazilian);
+    CHECK(variant_of_game_type(29) == Variant::kCzech);
+    CHECK(!variant_of_game_type(22));  // Italian
+    CHECK(!variant_of_game_type(40));  // Frisian
+    auto variant = [](const std::string& type, std::optional<Variant> forced = std::nullopt) {
+        const auto games = read_text(fmt::format("[GameType \"{}\"]\n*", type));
+        REQUIRE(games.size() == 1);
+        std::optional<Problem> problem;
+        const auto v = game_variant(games[0], forced, problem);
+        CHECK(v.has_value() == !problem.has_value());
+        return v ? std::string(variant_name(*v)) : problem->message;
+    };
+    CHECK(variant("20") == "international");
+    CHECK(variant(" 20,W,10,10,N2,0 ") == "international");
+    CHECK(variant("21,B,8,8,N1,0") == "english");
+    CHECK(variant("25,W,8,8,A0") == "russian");
+    CHECK(variant("29,W,8,8,A1,1") == "czech");
+    CHECK(variant("22") ==
+          "unsupported GameType '22' (dambit plays 20 international, 21 english, 23 pool, "
+          "25 russian, 26 brazilian, 29 czech; --variant overrides)");
+    CHECK(variant("20,W,8,8,N2,0") ==
+          "bad GameType '20,W,8,8,N2,0': international is played on 10x10");
+    auto bad = [](const char* value) {
+        return fmt::format(
+            "bad GameType '{}' (want a number, or number,W|B,width,height,notation[,invert])",
+            value);
+    };
+    for (const char* value : {"draughts", "25,W,8", "25,X,8,8,A0,0", "25,W,8,8,A4,0", ""})
+        CHECK(variant(value) == bad(value));
+    // --variant wins over any GameType, even a bad one; without either, Russian.
+    CHECK(variant("22", Variant::kPool) == "pool");
+    const auto untyped = read_text("*");
+    std::optional<Problem> problem;
+    CHECK(game_variant(untyped[0], std::nullopt, problem) == Variant::kRussian);
+}
+
+TEST_CASE("PDN file: every construct of the grammar", "[pdn]") {
+    const auto games = read_file("grammar.pdn");
+    REQUIRE(games.size() == 9);
+    for (const auto& g : games) {
+        INFO("game " << g.number);
+        CHECK(g.problems.empty());
+    }
+
+    // Game 1, Russian (GameType in its long form). 1. c3-d4 (22-18) f6-g5 (11-16) 2. b2-c3
+    // (25-22) g7-f6 (8-11) 3. c3-b4 (22-17) b6-a5 (9-13) 4. d4-c5 (18-14) a5:c3 (13 takes b4 = 17,
+    // lands on 22) 5. d2xb4 (26 takes c3 = 22, lands on 17). White: 14, 17, 21, 23, 24, 27-32;
+    // Black: 1-7, 10, 11, 12, 16; Black to move.
+    const RawGame& g1 = games[0];
+    REQUIRE(g1.tags.size() == 4);
+    CHECK(g1.tags[0].value == "Escapes: \"quoted\" and a backslash \\ here");
+    CHECK(g1.tags[1].name == "Site");
+    CHECK(g1.tags[1].value == "Moscow");
+    CHECK(g1.result == "1-0");
+    CHECK(move_words(g1) == std::vector<std::string>{"c3-d4", "f6-g5", "b2-c3", "g7-f6", "c3-b4",
+                                                     "b6-a5", "d4-c5", "a5:c3", "d2xb4"});
+    CHECK(final_fen<Russian>(g1) ==
+          "B:W14,17,21,23,24,27,28,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,16");
+
+    // Game 2, no tags: Russian in square numbers. 1. 22-18 11-15 2. 18x11 (18 takes 15, lands on
+    // 11) 8x15 (8 takes 11) 3. 25-22 12-16 4. 22-17 9-13. White: 17, 21, 23, 24, 26-32; Black: 1-7,
+    // 10, 13, 15, 16; White to move.
+    const RawGame& g2 = games[1];
+    CHECK(g2.tags.empty());
+    CHECK(g2.result == "0-1");
+    CHECK(final_fen<Russian>(g2) ==
+          "W:W17,21,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,10,13,15,16");
+
+    // Game 3: kings on a1 (29) and c1 (30) against a king on h2 (28). 1. c1-a3 (30-21) h2-g1
+    // (28-32) 2. a3-f8 (21-3) g1-h2 (32-28).
+    const RawGame& g3 = games[2];
+    CHECK(g3.result == "1/2-1/2");
+    CHECK(final_fen<Russian>(g3) == "W:WK3,K29:BK28");
+
+    // Game 4, International: 1. 32-28 19-23 2. 28x19 (28 takes 23 and lands on 19, which Black
+    // left) 14x23 (14 takes 19 and lands on 23). White: 31, 33-50; Black: 1-13, 15-18, 20, 23.
+    std::optional<Problem> problem;
+    CHECK(game_variant(games[3], std::nullopt, problem) == Variant::kInternational);
+    CHECK(games[3].result == "2-0");
+    CHECK(final_fen<International>(games[3]) ==
+          "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+          "B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23");
+
+    // Game 5, English from a FEN with White to move: 1... 22-18 2. 11-15 18x11 (18 takes 15 and
+    // lands on 11, which Black left).
+    CHECK(game_variant(games[4], std::nullopt, problem) == Variant::kEnglish);
+    CHECK(games[4].result == "0-2");
+    CHECK(final_fen<English>(games[4]) ==
+          "B:W11,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12");
+
+    // Game 6, Brazilian: "c3-d4*" is a move with the strength '*', not a result. 1. c3-d4 f6-g5
+    // 2. b2-c3 g7-f6.
+    CHECK(game_variant(games[5], std::nullopt, problem) == Variant::kBrazilian);
+    CHECK(games[5].result == "1-1");
+    CHECK(final_fen<Brazilian>(games[5]) ==
+          "W:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,16");
+
+    // Game 7: a double forfeit without moves.
+    CHECK(games[6].result == "0-0");
+    CHECK(games[6].moves.empty());
+    // Game 8 ends where game 9's tags begin; its result is then "*".
+    CHECK(games[7].result.empty());
+    CHECK(games[7].moves.size() == 2);
+    CHECK(replayed<Russian>(games[7]).result == "*");
+    CHECK(games[8].tags[0].value == "Last");
+    CHECK(games[8].result == "*");
+}
+
+TEST_CASE("PDN file: each variant's move notation", "[pdn]") {
+    // Russian. Games 1 and 2 are the same moves, c3-d4 f6-e5 d4:f6 g7:e5, in letters and in
+    // numbers: the c3 man is gone (taken on f6), f6 and g7 of Black are one man on e5.
+    auto games = read_file("russian.pdn");
+    REQUIRE(games.size() == 5);
+    const std::string otygrysh = "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,12,15";
+    CHECK(final_fen<Russian>(games[0]) == otygrysh);
+    CHECK(final_fen<Russian>(games[1]) == otygrysh);
+    // RULES.md §6: h6 takes g7, lands on f8 and is crowned, takes c5 from f8, lands on b4, takes
+    // d2 and ends on e1: "h6:e1" in short notation, h6:f8:b4:e1 in long.
+    for (int i : {2, 3}) {
+        CHECK(long_texts<Russian>(games[i]) == std::vector<std::string>{"h6:f8:b4:e1"});
+        const auto g = replayed<Russian>(games[i]);
+        CHECK(captured_names<Russian>(g.moves[0]) == std::vector<std::string>{"g7", "c5", "d2"});
+        CHECK(to_fen<Russian>(g.position(1)) == "B:WK31:B");
+    }
+    // The king on a1 takes c3, g5, g3 and c5 by f6, h4 and f2 and ends on b6 (9).
+    CHECK(final_fen<Russian>(games[4]) == "B:WK9:B");
+
+    // International. Game 1: the first four moves of game 4 above, then 3. 33-28 23x32 (23 takes
+    // 28 and lands on 32, empty since the first move) 4. 37x28 (37 takes 32).
+    games = read_file("international.pdn");
+    REQUIRE(games.size() == 3);
+    CHECK(final_fen<International>(games[0]) ==
+          "B:W28,31,34,35,36,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+          "B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20");
+    // Game 2: 32 (even row) takes 27 and lands on 21 (27 is in an odd row: 27-6), then takes 17
+    // and lands on 12 (21 even: 21-4 = 17, 17 odd: 17-5 = 12): "32x12", long 32x21x12. Black's
+    // 29 takes 33 and lands on 38 (29+4, 33+5); 12-7, 38-43, 7-2 crowns the man.
+    CHECK(long_texts<International>(games[1]) ==
+          std::vector<std::string>{"32x21x12", "29x38", "12-7", "38-43", "7-2"});
+    CHECK(final_fen<International>(games[1]) == "B:WK2:B24,43");
+    CHECK(final_fen<International>(games[2]) == "B:W12,33:B24,29");
+
+    // English, Black first. 1. 11-15 22-18 2. 15x22 25x18 3. 8-11 29-25 4. 4-8 25-22 5. 11-15
+    // 18x4: 18 takes 15 and lands on 11, takes 8 and lands on 4, crowned on Black's back row.
+    games = read_file("english.pdn");
+    REQUIRE(games.size() == 2);
+    for (const auto& g : games) {
+        CHECK(long_texts<English>(g).back() == "18x11x4");
+        CHECK(final_fen<English>(g) == "B:WK4,21,22,23,24,26,27,28,30,31,32:B1,2,3,5,6,7,9,10,12");
+    }
+
+    // Pool. Game 1: 1. 11-15 22-18 2. 15x22 26x17. Games 2 and 3: the man on f4 (19) takes e3
+    // (23) backwards, lands on d2 (26), takes c3 (22) and ends on b4 (17).
+    games = read_file("pool.pdn");
+    REQUIRE(games.size() == 3);
+    CHECK(final_fen<Pool>(games[0]) ==
+          "B:W17,21,23,24,25,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12");
+    for (int i : {1, 2}) {
+        CHECK(long_texts<Pool>(games[i]) == std::vector<std::string>{"19x26x17"});
+        CHECK(final_fen<Pool>(games[i]) == "B:W17:B");
+    }
+
+    // Brazilian. Game 1: the Russian opening above with 'x'. Games 2 and 3: c3 could take b4
+    // alone (landing on a5, from where nothing follows) or d4 then d6 (landing on e5, then c7):
+    // the most pieces, so only c3xe5xc7 is legal, written "c3xc7" short.
+    games = read_file("brazilian.pdn");
+    REQUIRE(games.size() == 3);
+    CHECK(final_fen<Brazilian>(games[0]) == otygrysh);
+    CHECK(long_texts<Brazilian>(games[1]) == std::vector<std::string>{"c3xe5xc7", "b4-a3"});
+    CHECK(final_fen<Brazilian>(games[1]) == "W:W6:B21");
+    CHECK(final_fen<Brazilian>(games[2]) == "B:W6:B17");
+
+    // Czech. Game 1: c3-d4 f6-e5 d4:f6 e7:g5 (7 takes 11, lands on 16). Game 2: the man on a3
+    // could take b4, but the king on h2 can take f4, so only the king's captures are legal; it
+    // lands on d6 (10).
+    games = read_file("czech.pdn");
+    REQUIRE(games.size() == 2);
+    CHECK(final_fen<Czech>(games[0]) ==
+          "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,8,9,10,12,16");
+    CHECK(final_fen<Czech>(games[1]) == "W:WK10,21:B22");
+}
+
+TEST_CASE("PDN file: game records as published", "[pdn]") {
+    // Russian, 17 plies. After 6... g5-f4 White's e3 takes f4, f6 and d6 (e3:g5:e7:c5, "e3:c5"),
+    // b6 takes c5 back (b6:d4), and 8. f2-e3 d4:f2 9. g1:e3 leaves White two men up.
+    auto games = read_file("russian-game.pdn");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].tag("White")->value == "Petrov, A.");
+    CHECK(games[0].result == "1-0");
+    const auto r = long_texts<Russian>(games[0]);
+    REQUIRE(r.size() == 17);
+    CHECK(r[12] == "e3:g5:e7:c5");
+    CHECK(final_fen<Russian>(games[0]) == "B:W17,20,21,23,28,29,30,31:B1,2,3,4,5,6");
+
+    // International, 24 plies, four exchanges on 28, 17, 27 and 18, two on 29 and 20.
+    games = read_file("international-game.pdn");
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].result == "1-1");
+    CHECK(games[0].moves.size() == 24);
+    CHECK(final_fen<International>(games[0]) ==
+          "W:W34,35,38,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,13,14,16,24");
+}
+
+TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
+    CheckTotals totals;
+    // Columns: "1. 22-18 22-17" has its second move at 10, "1. a1:b6" its move at 4, and so on.
+    CHECK(check_file("errors.pdn", totals) ==
+          std::vector<std::string>{
+              // After 22-18 the square 22 is empty.
+              "3:10: game 1: illegal-move: illegal move '22-17'",
+              // The king on a1 reaches b6 by a1:d4:b6 (taking c3, c5) and by a1:f6:h4:f2:b6
+              // (taking c3, g5, g3, c5).
+              "9:4: game 2: ambiguous-move: ambiguous move 'a1:b6': write every landing square",
+              "11:1: game 3: bad-tag: bad tag '[Event Moscow]' (want [Name \"value\"])",
+              "12:1: game 3: bad-tag: bad tag '[Site \"Moscow\" extra]' (want [Name \"value\"])",
+              "13:1: game 3: bad-tag: bad tag '[White \"unclosed]' (want [Name \"value\"])",
+              "14:1: game 3: bad-tag: bad tag '[9Round \"1\"]' (want [Name \"value\"])",
+              "18:10: game 4: syntax: unmatched ')'",
+              "18:18: game 4: syntax: unexpected '}'",
+              "18:20: game 4: syntax: unexpected 'hello'",
+              "18:26: game 4: syntax: unexpected '$'",
+              "22:1: game 5: bad-fen: bad FEN tag: unknown square '33'",
+              "26:1: game 6: bad-game-type: unsupported GameType '22' (dambit plays 20 "
+              "international, 21 english, 23 pool, 25 russian, 26 brazilian, 29 czech; "
+              "--variant overrides)",
+              "30:1: game 7: bad-game-type: bad GameType '25,W,10,10,A0,0': russian is played on "
+              "8x8",
+              "35:16: game 8: result-mismatch: result '0-1' disagrees with the Result tag '1-0'",
+              // h6:e1 takes every black piece: nothing is left to move.
+              "41:10: game 9: illegal-move: illegal move 'b8-a7'",
+              // A Czech man does not capture backwards.
+              "47:4: game 10: illegal-move: illegal move 'c3:e1'",
+              // c3xa5 takes one piece where c3xe5xc7 takes two.
+              "53:4: game 11: illegal-move: illegal move 'c3xa5'",
+          });
+    // Every game has an error; the moves replayed are 22-18 (game 1), c3-d4 (3), c3-d4 f6-g5
+    // b2-c3 (4), c3-d4 f6-g5 (8) and h6:e1 (9).
+    CHECK(totals.games == 11);
+    CHECK(totals.failed == 11);
+    CHECK(totals.errors == 17);
+    CHECK(totals.moves == 8);
+
+    for (const char* name :
+         {"truncated-comment.pdn", "truncated-tag.pdn", "truncated-variation.pdn"}) {
+        INFO(name);
+        totals = {};
+        const auto found = check_file(name, totals);
+        REQUIRE(found.size() == 1);
+        CHECK(totals.errors == 1);
+        CHECK(totals.failed == 1);
+        if (std::string(name) == "truncated-comment.pdn")
+            CHECK(found[0] == "2:16: game 1: truncated: truncated file: unclosed comment");
+        if (std::string(name) == "truncated-tag.pdn")
+            CHECK(found[0] == "4:1: game 2: truncated: truncated file: unclosed tag");
+        if (std::string(name) == "truncated-variation.pdn")
+            CHECK(found[0] == "2:16: game 1: truncated: truncated file: unclosed variation");
+    }
+
+    // Forced to English: the first game's captures go forwards (15x22 down for Black, 26x17 up
+    // for White) and stay legal; the backward capture of the man on 19 does not.
+    totals = {};
+    CHECK(check_file("pool.pdn", totals, Variant::kEnglish) ==
+          std::vector<std::string>{"10:4: game 2: illegal-move: illegal move '19x17'",
+                                   "16:4: game 3: illegal-move: illegal move '19x26x17'"});
+}
+
+TEST_CASE("PDN fen: the position of a game after some plies", "[pdn]") {
+    std::ifstream in(data_path("grammar.pdn"), std::ios::binary);
+    // Game 1 after 4 plies: c3-d4 f6-g5 b2-c3 g7-f6.
+    auto r = position_after(in, std::nullopt, 1, 4);
+    CHECK(r.found);
+    CHECK(r.plies == 4);
+    CHECK(r.fen == "W:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,16");
+    CHECK(!r.problem);
+    in.clear();
+    in.seekg(0);
+    r = position_after(in, std::nullopt, 3, 0);
+    CHECK(r.fen == "W:WK29,K30:BK28");
+    in.clear();
+    in.seekg(0);
+    r = position_after(in, std::nullopt, 10, 0);
+    CHECK(!r.found);
+    CHECK(r.games == 9);
+    in.clear();
+    in.seekg(0);
+    r = position_after(in, std::nullopt, 7, 5);
+    CHECK(r.found);
+    CHECK(r.plies == 0);
+    CHECK(!r.problem);
+
+    // A position before an illegal move is found; one after it is not.
+    std::ifstream errors(data_path("errors.pdn"), std::ios::binary);
+    r = position_after(errors, std::nullopt, 1, 1);
+    CHECK(r.fen == "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+    CHECK(!r.problem);
+    errors.clear();
+    errors.seekg(0);
+    r = position_after(errors, std::nullopt, 1, 2);
+    REQUIRE(r.problem);
+    CHECK(r.problem->message == "illegal move '22-17'");
+    CHECK(r.plies == 1);
+    // The result is checked after the last move only: game 8's position is found.
+    errors.clear();
+    errors.seekg(0);
+    r = position_after(errors, std::nullopt, 8, 2);
+    CHECK(!r.problem);
+    CHECK(r.plies == 2);
+}
+
+TEST_CASE("PDN writer: captures short unless that names another move", "[pdn]") {
+    // W:WKa1:Bc3,g5,g3,c5 (see the ambiguous game of errors.pdn): from a1 to b6 and to a7 there
+    // are two captures each, so those are written long; a1:e5:h2 is the only capture ending on h2.
+    const auto p = parse_fen<Russian>("W:WKa1:Bc3,g5,g3,c5");
+    CHECK(pdn_move_text<Russian>(p, legal(p, "a1:d4:b6")) == "a1:d4:b6");
+    CHECK(pdn_move_text<Russian>(p, legal(p, "a1:d4:a7")) == "a1:d4:a7");
+    CHECK(pdn_move_text<Russian>(p, legal(p, "a1:f6:h4:f2:b6")) == "a1:f6:h4:f2:b6");
+    CHECK(pdn_move_text<Russian>(p, legal(p, "a1:e5:h2")) == "a1:h2");
+    // W:WKc3:Bd4,d6,b6,d2: c3:e1 takes d2 alone, c3:e5:c7:a5:e1 takes d4, d6, b6 and d2 (round
+    // the board and over the start square). "c3:e1" is the first one's whole text, so the second
+    // is written long.
+    const auto q = parse_fen<Russian>("W:WKc3:Bd4,d6,b6,d2");
+    CHECK(pdn_move_text<Russian>(q, legal(q, "c3:e1")) == "c3:e1");
+    CHECK(pdn_move_text<Russian>(q, legal(q, "c3:e5:c7:a5:e1")) == "c3:e5:c7:a5:e1");
+    // The only captures of their positions: written short with the variant's separator.
+    const auto i = parse_fen<International>("W:W32,33:B27,17,29,24");
+    CHECK(pdn_move_text<International>(i, legal(i, "32x21x12")) == "32x12");
+    const auto h = parse_fen<Russian>("W:Wh6:Bg7,c5,d2");
+    CHECK(pdn_move_text<Russian>(h, legal(h, "h6:f8:b4:e1")) == "h6:e1");
+    const auto b = parse_fen<Brazilian>("W:Wc3:Bb4,d4,d6");
+    CHECK(pdn_move_text<Brazilian>(b, legal(b, "c3xe5xc7")) == "c3xc7");
+    // Quiet moves as they are.
+    const auto s = Position<International>::start();
+    CHECK(pdn_move_text<International>(s, legal(s, "32-28")) == "32-28");
+}
+
+TEST_CASE("PDN writer: a game's text", "[pdn]") {
+    // Game 5 of grammar.pdn: English from a FEN, White to move, so the first move is "1...".
+    const auto games = read_file("grammar.pdn");
+    CHECK(write_game(replayed<English>(games[4])) ==
+          "[Event \"English, White to move first\"]\n"
+          "[GameType \"21\"]\n"
+          "[SetUp \"1\"]\n"
+          "[FEN \"W:W21-32:B1-12\"]\n"
+          "\n"
+          "1... 22-18 2. 11-15 18x11 0-2\n"
+          "\n");
+    // Game 1: quotes and backslashes escaped again; captures short; the result from the end.
+    CHECK(write_game(replayed<Russian>(games[0])) ==
+          "[Event \"Escapes: \\\"quoted\\\" and a backslash \\\\ here\"]\n"
+          "[Site \"Moscow\"]\n"
+          "[GameType \"25,W,8,8,A0,0\"]\n"
+          "[Result \"1-0\"]\n"
+          "\n"
+          "1. c3-d4 f6-g5 2. b2-c3 g7-f6 3. c3-b4 b6-a5 4. d4-c5 a5:c3 5. d2:b4 1-0\n"
+          "\n");
+    // Without tags: the GameType, and SetUp and FEN for a game that does not begin at the start.
+    Game<International> g;
+    g.start = parse_fen<International>("W:W32,33:B27,17,29,24");
+    g.moves.push_back(legal(g.start, "32x21x12"));
+    CHECK(write_game(g) ==
+          "[GameType \"20\"]\n"
+          "[SetUp \"1\"]\n"
+          "[FEN \"W:W32,33:B17,24,27,29\"]\n"
+          "\n"
+          "1. 32x12 *\n"
+          "\n");
+    // The moves with a comment before the result, as the match records write them.
+    CHECK(movetext({"c3-d4", "f6-g5", "b2-c3"}, true, "1-0", "time } out") ==
+          "1. c3-d4 f6-g5 2. b2-c3 {time ) out} 1-0");
+    CHECK(movetext({}, false, "*") == "*");
+    // A line break in a tag value becomes a space.
+    CHECK(tag_line("Annotator", "a\nb") == "[Annotator \"a b\"]\n");
+    // Lines stay within 79 characters.
+    const auto record = read_file("international-game.pdn");
+    const std::string text = write_game(replayed<International>(record[0]));
+    std::istringstream lines(text);
+    std::string line;
+    int n = 0;
+    while (std::getline(lines, line)) {
+        CHECK(line.size() <= 79);
+        ++n;
+    }
+    CHECK(n > 12);
+}
+
+TEST_CASE("PDN round trip: read, write, read gives the same games", "[pdn]") {
+    for (const char* name :
+         {"grammar.pdn", "russian.pdn", "international.pdn", "english.pdn", "pool.pdn",
+          "brazilian.pdn", "czech.pdn", "russian-game.pdn", "international-game.pdn"}) {
+        INFO(name);
+        int games = 0;
+        for (const RawGame& raw : read_file(name)) {
+            INFO("game " << raw.number);
+            std::optional<Problem> problem;
+            const auto v = game_variant(raw, std::nullopt, problem);
+            REQUIRE(v);
+            with_variant(*v, [&]<class R>(std::type_identity<R>) {
+                const Game<R> first = replayed<R>(raw);
+                const std::string text = write_game(first);
+                const auto again = read_text(text);
+                REQUIRE(again.size() == 1);
+                CHECK(again[0].problems.empty());
+                Game<R> second = replayed<R>(again[0]);
+                // Tags, start position, moves and result agree; the writer adds GameType to a
+                // game without one (grammar.pdn's game 2, 3, 7, 8 and 9 are Russian by default).
+                if (!raw.tag("GameType")) {
+                    REQUIRE(second.tags.back().name == "GameType");
+                    CHECK(second.tags.back().value == "25");
+                    second.tags.pop_back();
+                }
+                CHECK(second == first);
+                CHECK(write_game(second) == write_game(first));
+                return 0;
+            });
+            ++games;
+        }
+        CHECK(games > 0);
+    }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# dambit pdn through the command line: exact output of check (text and JSON), fen, exit statuses,
+# usage errors. Usage: pdn_test.sh path/to/dambit
+# The files are tests/pdn/*.pdn; the places and positions expected are worked out by hand in
+# tests/pdn_test.cpp, which checks the same files through the library.
+set -u
+dambit=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/pdn" || exit 1
+pass=0
+fail=0
+out_file=$(mktemp)
+err_file=$(mktemp)
+trap 'rm -f "$out_file" "$err_file"' EXIT
+
+# expect NAME STATUS EXPECTED_STDOUT EXPECTED_STDERR -- ARGS...: both outputs exactly.
+expect() {
+  local name=$1 want_status=$2 want_out=$3 want_err=$4
+  shift 5
+  "$dambit" "$@" >"$out_file" 2>"$err_file"
+  local status=$?
+  if [ "$status" -ne "$want_status" ] || [ "$(cat "$out_file")" != "$want_out" ] ||
+     [ "$(cat "$err_file")" != "$want_err" ]; then
+    echo "FAIL $name: status $status (want $want_status)"
+    diff <(echo "$want_out") "$out_file" | head -20
+    diff <(echo "$want_err") "$err_file" | head -5
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+
+# Every well-formed file: 29 games, 138 plies (grammar 34, russian 11, international 13,
+# english 20, pool 6, brazilian 7, czech 6, russian-game 17, international-game 24).
+expect clean 0 'files 9, games 29, moves 138, errors 0, failed games 0' '' -- \
+  pdn check grammar.pdn russian.pdn international.pdn english.pdn pool.pdn brazilian.pdn \
+  czech.pdn russian-game.pdn international-game.pdn
+
+expect errors 1 "errors.pdn:3:10: game 1: illegal move '22-17'
+errors.pdn:9:4: game 2: ambiguous move 'a1:b6': write every landing square
+errors.pdn:11:1: game 3: bad tag '[Event Moscow]' (want [Name \"value\"])
+errors.pdn:12:1: game 3: bad tag '[Site \"Moscow\" extra]' (want [Name \"value\"])
+errors.pdn:13:1: game 3: bad tag '[White \"unclosed]' (want [Name \"value\"])
+errors.pdn:14:1: game 3: bad tag '[9Round \"1\"]' (want [Name \"value\"])
+errors.pdn:18:10: game 4: unmatched ')'
+errors.pdn:18:18: game 4: unexpected '}'
+errors.pdn:18:20: game 4: unexpected 'hello'
+errors.pdn:18:26: game 4: unexpected '\$'
+errors.pdn:22:1: game 5: bad FEN tag: unknown square '33'
+errors.pdn:26:1: game 6: unsupported GameType '22' (dambit plays 20 international, 21 english, 23 pool, 25 russian, 26 brazilian, 29 czech; --variant overrides)
+errors.pdn:30:1: game 7: bad GameType '25,W,10,10,A0,0': russian is played on 8x8
+errors.pdn:35:16: game 8: result '0-1' disagrees with the Result tag '1-0'
+errors.pdn:41:10: game 9: illegal move 'b8-a7'
+errors.pdn:47:4: game 10: illegal move 'c3:e1'
+errors.pdn:53:4: game 11: illegal move 'c3xa5'
+files 1, games 11, moves 8, errors 17, failed games 11" '' -- pdn check errors.pdn
+
+expect truncated 1 "truncated-comment.pdn:2:16: game 1: truncated file: unclosed comment
+truncated-tag.pdn:4:1: game 2: truncated file: unclosed tag
+truncated-variation.pdn:2:16: game 1: truncated file: unclosed variation
+files 3, games 4, moves 6, errors 3, failed games 3" '' -- \
+  pdn check truncated-comment.pdn truncated-tag.pdn truncated-variation.pdn
+
+# --variant replays every game with one set of rules: as English, Pool's backward capture by a
+# man is illegal.
+expect variant 1 "pool.pdn:10:4: game 2: illegal move '19x17'
+pool.pdn:16:4: game 3: illegal move '19x26x17'
+files 1, games 3, moves 4, errors 2, failed games 2" '' -- pdn check pool.pdn --variant english
+
+expect json 1 '{"problems":[
+{"file":"truncated-comment.pdn","line":2,"column":16,"game":1,"kind":"truncated","token":"{","message":"truncated file: unclosed comment"}
+],"files":1,"games":1,"moves":2,"errors":1,"failed":1}' '' -- pdn check truncated-comment.pdn --json
+expect json-clean 0 '{"problems":[],"files":1,"games":1,"moves":24,"errors":0,"failed":0}' '' -- \
+  pdn check international-game.pdn --json
+if command -v python3 >/dev/null; then
+  if "$dambit" pdn check errors.pdn --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["errors"] == len(d["problems"]) == 17 and d["failed"] == 11, d
+assert d["problems"][1]["kind"] == "ambiguous-move" and d["problems"][1]["token"] == "a1:b6"
+assert d["problems"][2]["token"] == "[Event Moscow]"'; then pass=$((pass + 1)); else
+    echo "FAIL json-parse"; fail=$((fail + 1)); fi
+fi
+
+# Standard input, and a stream of many games read one at a time: 20000 games of two plies each.
+if [ "$("$dambit" pdn check - <grammar.pdn)" = 'files 1, games 9, moves 34, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL stdin"; fail=$((fail + 1)); fi
+many=$(for i in $(seq 20000); do printf '[Round "%d"]\n1. c3-d4 f6-g5 *\n\n' "$i"; done |
+  "$dambit" pdn check -)
+if [ "$many" = 'files 1, games 20000, moves 40000, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL many: $many"; fail=$((fail + 1)); fi
+
+# fen: the position after K plies (worked out in tests/pdn_test.cpp).
+expect fen-end 0 'W:W34,35,38,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,13,14,16,24' '' -- \
+  pdn fen international-game.pdn --game 1 --ply 24
+expect fen-start 0 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20' '' -- \
+  pdn fen international-game.pdn --game 1
+expect fen-russian 0 'B:W17,20,21,23,28,29,30,31:B1,2,3,4,5,6' '' -- \
+  pdn fen russian-game.pdn --game 1 --ply 17
+expect fen-game-range 2 '' "dambit pdn: no game 2 in 'international-game.pdn' (it has 1 game)" -- \
+  pdn fen international-game.pdn --game 2
+expect fen-ply-range 2 '' "dambit pdn: game 1 of 'international-game.pdn' has 24 plies (want --ply from 0 to 24)" -- \
+  pdn fen international-game.pdn --game 1 --ply 25
+expect fen-one-ply 2 '' "dambit pdn: game 3 of 'russian.pdn' has 1 ply (want --ply from 0 to 1)" -- \
+  pdn fen russian.pdn --game 3 --ply 2
+expect fen-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17'" -- \
+  pdn fen errors.pdn --game 1 --ply 2
+expect fen-before-illegal 0 'B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12' '' -- \
+  pdn fen errors.pdn --game 1 --ply 1
+expect fen-bad-fen 1 '' "dambit pdn: errors.pdn:22:1: game 5: bad FEN tag: unknown square '33'" -- \
+  pdn fen errors.pdn --game 5
+
+# Usage errors: one line on stderr, exit status 2.
+expect no-action 2 '' "$("$dambit" pdn --help)" -- pdn
+expect bad-action 2 '' "dambit pdn: unknown action 'frobnicate' (want check or fen)" -- pdn frobnicate
+expect no-file 2 '' 'dambit pdn: check: no FILE given' -- pdn check
+expect missing-file 2 '' "dambit pdn: cannot open 'nosuch.pdn'" -- pdn check grammar.pdn nosuch.pdn
+expect bad-variant 2 '' "dambit pdn: unknown variant 'chess' (known: russian, czech, brazilian, pool, english, international)" -- \
+  pdn check grammar.pdn --variant chess
+expect bad-flag 2 '' "dambit pdn: unknown option '--depth'" -- pdn check grammar.pdn --depth 3
+expect fen-no-game 2 '' 'dambit pdn: fen: missing --game' -- pdn fen grammar.pdn
+expect fen-two-files 2 '' 'dambit pdn: fen: one FILE only' -- pdn fen grammar.pdn pool.pdn --game 1
+expect fen-bad-game 2 '' "dambit pdn: bad value '0' for --game (want an integer from 1 to 1000000000)" -- \
+  pdn fen grammar.pdn --game 0
+expect help 0 "$("$dambit" pdn --help)" '' -- pdn check --help
+if "$dambit" pdn --help | grep -q '^usage: dambit pdn check'; then pass=$((pass + 1)); else
+  echo "FAIL help-text"; fail=$((fail + 1)); fi
+
+echo "pdn_test.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
