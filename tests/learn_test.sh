@@ -94,5 +94,22 @@ expect_error tune-model 2 "unknown --model 'deep'" -- tune --data "$dir/one.dat"
 expect_error tune-not-data 2 "not a dambit selfplay data file" -- tune --data "$dir/w1.dbw" --out "$dir/c.dbw"
 expect_error match-eval 2 "cannot read weights file" -- match --b "eval=$dir/none.dbw" --openings 1 --depth 1
 
+# The loss tool: every game a side lost is analysed once, each found a search or an evaluation
+# problem or no fall; the counts add up to the losses of the summary line.
+out=$("$dambit" match --depth 3 --openings 4 --a eval=hand --analyse-losses 2>&1)
+summary=$(grep '^games ' <<<"$out")
+a_losses=$(sed -E 's/.*B wins ([0-9]+).*/\1/' <<<"$summary")
+b_losses=$(sed -E 's/.*A wins ([0-9]+),.*/\1/' <<<"$summary")
+check_counts() {  # LETTER LOSSES
+  local line n s e u
+  line=$(grep "^losses of $1: " <<<"$out")
+  read -r n s e u < <(sed -E 's/^losses of .: ([0-9]+) analysed, search ([0-9]+), evaluation ([0-9]+), no fall ([0-9]+)$/\1 \2 \3 \4/' <<<"$line")
+  if [ -n "$line" ] && [ "$n" -eq "$2" ] && [ $((s + e + u)) -eq "$n" ] &&
+     [ "$(grep -c "^loss [0-9]*\.[12] by $1: " <<<"$out")" -eq "$n" ]; then ok; else
+    bad "analyse-losses $1: '$line' for $2 losses"; fi
+}
+check_counts A "$a_losses"
+check_counts B "$b_losses"
+
 echo "learn_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

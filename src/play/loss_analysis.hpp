@@ -27,8 +27,8 @@ struct LossFinding {
     bool search_problem = false;  // the longer search avoids the fall
 };
 
-// Replays `game`, searching each position where `loser` was to move with `limits` (the engine
-// starts the game afresh, as in the match), and looks for the first fall of more than `fall`
+// Replays `game`, searching each position where `loser` was to move with more than one legal move
+// with `limits` (the engine starts the game afresh, as in the match), and looks for the first fall of more than `fall`
 // between two consecutive moves of the loser. At the move before the fall a search of `factor`
 // times the nodes the replay's search used decides: a search problem if it prefers another move
 // and scores it at least `fall` above the fallen score, an evaluation problem otherwise.
@@ -49,6 +49,12 @@ LossFinding analyse_loss(search::Engine<R>& engine, const Game<R>& game, Color l
     for (int k = 0; k < game.plies(); ++k) {
         const Position<R>& p = positions[std::size_t(k)];
         if (p.side != loser) continue;
+        // A forced move is answered at once with a few nodes: its score says little.
+        {
+            FixedList<PathMove<G>, kMaxMoves> moves;
+            generate_paths<R>(p, moves);
+            if (moves.size() == 1) continue;
+        }
         const std::vector<Position<R>> history(positions.begin(), positions.begin() + k);
         const auto r = engine.go(p, history, limits);
         seen.push_back({k, r.score, r.nodes});
