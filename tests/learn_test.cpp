@@ -80,16 +80,10 @@ search::LearnedWeights with_random_patterns(std::uint64_t seed) {
     auto w = hand_as_learned<R>();
     w.tempo = 7;
     w.windows = L::kWindows;
-    w.patterns.assign(std::size_t(L::kWindows) * search::kPatternIndices * 2, 0);
-    const auto& canon = learn::canonical_patterns<G>();
-    for (std::size_t i = 0; i < canon.size(); ++i) {
-        if (canon[i] == learn::kNoPattern) continue;
-        for (int ph = 0; ph < 2; ++ph) {
-            learn::SplitMix h{seed ^ ((canon[i] >> 1) * 2 + std::uint64_t(ph))};
-            const int v = int(h.next() % 81) - 40;
-            w.patterns[i * 2 + std::size_t(ph)] = std::int16_t(canon[i] & 1 ? -v : v);
-        }
-    }
+    w.patterns = learn::expanded_patterns<G>([&](std::uint32_t c, int ph) {
+        learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
+        return int(h.next() % 81) - 40;
+    });
     return w;
 }
 

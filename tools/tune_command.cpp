@@ -165,18 +165,10 @@ int run(const cli::Args& args) {
     learn::set_hand_params(params.data(), w.hand, w.tempo);
     if (fs.patterns) {
         w.windows = L::kWindows;
-        w.patterns.assign(std::size_t(L::kWindows) * search::kPatternIndices * 2, 0);
-        const auto& canon = learn::canonical_patterns<G>();
-        for (std::size_t i = 0; i < canon.size(); ++i) {
-            if (canon[i] == learn::kNoPattern) continue;
-            for (int ph = 0; ph < 2; ++ph) {
-                double v = params[std::size_t(learn::kHandParams) + (canon[i] >> 1) * 2 +
-                                  std::size_t(ph)];
-                if (canon[i] & 1) v = -v;
-                w.patterns[i * 2 + std::size_t(ph)] =
-                    std::int16_t(std::clamp(std::lround(v), -30000L, 30000L));
-            }
-        }
+        w.patterns = learn::expanded_patterns<G>([&](std::uint32_t c, int ph) {
+            const double v = params[std::size_t(learn::kHandParams) + c * 2 + std::size_t(ph)];
+            return int(std::clamp(std::lround(v), -30000L, 30000L));
+        });
     }
     // The held-out loss, each evaluation as the engine computes it, against the target (`mix`:
     // the lambda of the fit) or against the results alone (mix 1).

@@ -87,6 +87,23 @@ const std::vector<std::uint32_t>& canonical_patterns() {
     return table;
 }
 
+// The whole pattern tables ([window][index][phase], as weights files hold them) from the
+// canonical weights: value(c, phase) is the weight of canonical pattern c (window * 6561 +
+// index); the other member of each pair gets its negation, a self-partnered index 0.
+template <class G, class F>
+std::vector<std::int16_t> expanded_patterns(F&& value) {
+    const auto& canon = canonical_patterns<G>();
+    std::vector<std::int16_t> out(canon.size() * 2, 0);
+    for (std::size_t i = 0; i < canon.size(); ++i) {
+        if (canon[i] == kNoPattern) continue;
+        for (int ph = 0; ph < 2; ++ph) {
+            const int v = value(canon[i] >> 1, ph);
+            out[i * 2 + std::size_t(ph)] = std::int16_t(canon[i] & 1 ? -v : v);
+        }
+    }
+    return out;
+}
+
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
 // Black's, the advancement split by the phase as the evaluation blends it; the tempo +1 when
 // White is to move, -1 otherwise), the canonical pattern of each window, the opening share of
