@@ -687,7 +687,8 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
         } else {
             int r = 0;
             if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
-                !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]))
+                !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]) &&
+                !(s_.tuning.no_reduce_offers && has_capture(child)))
                 r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
             s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false,
                      new_depth - r > 0 ? ckey : 0);

@@ -26,6 +26,10 @@ struct Tuning {
     // (1610 games each, 4-ply openings): Russian +11.0 +- 13.5 at 20000 nodes and +11.7 +- 13.3
     // at 50000, Czech +7.3 +- 10.9; Brazilian +12.9 +- 25.5 over 432. On for 10x10 only.
     bool probcut = false;
+    // A late quiet move that offers a capture (the opponent must take next) is searched at full
+    // depth, not reduced: shots and exchanges begin with such a move. Measured in
+    // docs/performance.md ("Search problems of the lost games").
+    bool no_reduce_offers = false;
 
     template <class R>
     static Tuning defaults_for() {
