@@ -312,7 +312,12 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
     if (rules.time.clocked())  // no move time to replay: about a thirtieth of the clock
         limits.movetime_ms = std::max<std::int64_t>(
             1, rules.time.base_ms / 30 + rules.time.increment_ms);
-    const auto score = [](search::Score s) { return fmt::format("{:+.2f}", s / 100.0); };
+    // In men, or a proven result as "win N" / "loss N" (N: plies to the end, as search prints).
+    const auto score = [](search::Score s) {
+        if (search::is_decisive(s))
+            return fmt::format("{} {}", search::is_win(s) ? "win" : "loss", search::plies_to_end(s));
+        return fmt::format("{:+.2f}", s / 100.0);
+    };
     for (const char letter : {'A', 'B'}) {
         if (!(letter == 'A' ? engine_a : engine_b)) continue;
         search::Engine<R>& engine = letter == 'A' ? *slots[0]->a : *slots[0]->b;
