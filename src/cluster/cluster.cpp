@@ -159,6 +159,9 @@ void start(int& argc, char**& argv) {
 
 int finish(int status) {
     if (!g_joined) return status;
+    // A usage error is the same on every rank: let rank 0's one line come before the launcher's
+    // report of the end.
+    if (status != 0 && g_rank > 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
     if (status != 0) abort(status);
 #ifdef DAMBIT_HAVE_MPI
     std::fflush(stdout);
