@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # dambit under mpirun (docs/cluster.md): perft and egtb build spread over 3 ranks must print and
-# write exactly what one process does. Usage: mpi_test.sh path/to/dambit MPIEXEC|none
-# Exit status 77 (ctest: skipped) when dambit was built without MPI.
+# write exactly what one process does. Usage: mpi_test.sh path/to/dambit MPIEXEC
+#        mpi_test.sh path/to/dambit none|sanitizer   (skipped: exit status 77, ctest's SKIP)
 #
-# Run in the Release build only (tests/CMakeLists.txt): under LeakSanitizer Open MPI's own start-up
-# (hwloc, PMIx, its component loader) reports allocations it keeps for the life of the process,
-# which are not ours to fix, and the sanitizer build's point, dambit's own code, is the same code
-# that the one-process tests already run there.
+# Run in the Release build only (tests/CMakeLists.txt). In the ASan+UBSan build LeakSanitizer
+# fails every rank at exit with Open MPI's own allocations (122 KB in 3364 blocks a rank, from
+# libmpi, libopen-pal, libhwloc and the components Open MPI loads and unloads), which are not ours
+# to fix and would need a suppression list as long as Open MPI's internals; checked by hand on
+# 2026-12-02 with leak detection off, 3 ranks of the sanitizer build counting perft 8 with
+# --divide and building 2-3 piece tables report no error. That build's slower ranks would also
+# add minutes to CI's budget.
 set -u
 dambit=$1
 mpiexec=${2:-none}
-if [ "$mpiexec" = none ] || ! "$dambit" perft --help >/dev/null; then
+if [ "$mpiexec" = sanitizer ]; then
+  echo "SKIP: the sanitizer build (LeakSanitizer reports Open MPI's own allocations; see the header)"
+  exit 77
+fi
+if [ "$mpiexec" = none ]; then
   echo "SKIP: dambit was built without MPI (CMake found no MPI; scripts/setup installs Open MPI)"
   exit 77
 fi
