@@ -67,7 +67,7 @@ ranks 3 perft --depth 9 --divide --json >"$work/json.3" 2>/dev/null
 if [ -s "$work/json.1" ] && diff <(json_counts "$work/json.1") <(json_counts "$work/json.3") >/dev/null; then
   ok; else bad "json: 3 ranks print other lines than one process"; fi
 # The published tables hold: these counts are the published ones, not only each other's.
-if ranks 3 perft --verify --variant russian --max-seconds 5 2>/dev/null | grep -q ' verified, 0 mismatches'; then
+if ranks 3 perft --verify --variant russian --max-seconds 3 2>/dev/null | grep -q ' verified, 0 mismatches'; then
   ok; else bad "verify under 3 ranks"; fi
 
 # A checkpointed run whose rank 2 fails after two subtrees of depth 11 (test hook in
