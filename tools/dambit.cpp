@@ -56,8 +56,9 @@ void usage(std::FILE* out) {
 // (cluster/cluster.hpp), any other subcommand runs on rank 0 alone. Usage errors are the same on
 // every rank, so only rank 0 prints them.
 int run(int argc, char** argv) {
+    const bool quiet = dambit::cluster::rank() > 0;
     if (argc < 2) {
-        usage(stderr);
+        if (!quiet) usage(stderr);
         return 2;
     }
     const std::string name = argv[1];
@@ -65,7 +66,6 @@ int run(int argc, char** argv) {
         usage(stdout);
         return 0;
     }
-    const bool quiet = dambit::cluster::rank() > 0;
     for (const auto& s : kSubcommands) {
         if (name != s.name) continue;
         if (quiet && name != "perft" && name != "egtb") return 0;
@@ -81,8 +81,9 @@ int run(int argc, char** argv) {
                          dambit::cluster::rank(),
                          dambit::cluster::host(dambit::cluster::rank()), e.what());
                 dambit::cluster::report_failure(e.what());
-            } else
+            } else {
                 write_to(stderr, "dambit {}: error: {}\n", s.name, e.what());
+            }
             return 1;
         }
         return 2;
