@@ -6,14 +6,17 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "cli.hpp"
+#include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/key.hpp"
 #include "core/notation.hpp"
@@ -62,6 +65,7 @@ struct Settings {
     int threads = 1;
     std::unique_ptr<PerftHash> hash;
     bool progress = false;  // report finished subtrees on stderr during long depths
+    std::vector<cluster::RankTime> times;  // under mpirun: what each rank did
 };
 
 std::uint64_t sum(const std::vector<std::uint64_t>& v) {
@@ -157,6 +161,86 @@ struct Checkpoint {
     }
 };
 
+// One subtree's count with the settings' threads: its own subtrees, two plies further down, are
+// shared out over them (a rank of an MPI job counts one subtree at a time).
+template <class R>
+std::uint64_t count_subtree(const Position<R>& p, int depth, Settings& s) {
+    if (s.threads == 1 || depth < 3) return perft<R>(p, depth, s.duplicates, s.hash.get());
+    return sum(perft_divide(p, depth, s.duplicates, s.threads, s.hash.get()));
+}
+
+// What the other ranks need to count the subtrees of a depth: they make the same split.
+template <class R>
+std::string job_text(const Position<R>& p, int depth, Duplicates dup) {
+    return fmt::format("{} {} {} {}", R::kName, dup == Duplicates::kKeep ? "keep" : "drop", depth,
+                       to_fen<R>(p));
+}
+
+// Under mpirun: the subtrees not counted yet (sub[k] < 0) handed out by rank 0, in order, to the
+// ranks as each asks for one, rank 0 counting too; on_done(k, n) as the results come in.
+template <class R>
+void count_on_ranks(const Position<R>& p, int depth, const PerftSplit<R>& split, Settings& s,
+                    std::vector<std::int64_t>& sub,
+                    const std::function<void(int, std::uint64_t)>& on_done, Checkpoint* c) {
+    cluster::Job job;
+    job.text = job_text(p, depth, s.duplicates);
+    for (const std::int64_t n : sub) job.items += n < 0;
+    std::size_t next = 0;
+    job.next = [&]() -> std::optional<std::size_t> {
+        while (next < sub.size() && sub[next] >= 0) ++next;
+        if (next == sub.size()) return std::nullopt;
+        return next++;
+    };
+    job.local = [&](std::size_t k) { return count_subtree(split.pos[k], split.sub_depth, s); };
+    job.done = [&](std::size_t k, std::uint64_t n, int, double) {
+        sub[k] = std::int64_t(n);
+        on_done(int(k), n);
+    };
+    job.on_stop = [&](const std::string& why) {
+        if (s.progress) fmt::print(stderr, "{:>60}\r", "");
+        if (!c) {
+            fmt::print(stderr, "dambit perft: {}: stopped at depth {}\n", why, depth);
+            return;
+        }
+        c->save();
+        fmt::print(stderr,
+                   "dambit perft: {}: stopped at depth {}; {} keeps {} finished depths and {} of "
+                   "its {} subtrees: run the same command again to go on\n",
+                   why, depth, c->path, c->depths.size(), c->done.size(), sub.size());
+    };
+    cluster::serve(job, s.times);
+}
+
+// A rank other than 0: counts the subtrees rank 0 hands out until it says the run is over.
+int perft_worker(Settings& s) {
+    cluster::Worker w;
+    std::string job;
+    std::function<std::uint64_t(std::size_t)> count;
+    std::uint64_t value = 0;
+    while (const auto k = w.next_item(value)) {
+        if (w.job() != job) {
+            job = w.job();
+            std::istringstream in(job);
+            std::string variant, dup, fen;
+            int depth = 0;
+            in >> variant >> dup >> depth;
+            std::getline(in >> std::ws, fen);
+            const auto v = parse_variant(variant);
+            if (!v) throw std::runtime_error("bad job '" + job + "'");
+            s.duplicates = dup == "keep" ? Duplicates::kKeep : Duplicates::kDrop;
+            count = with_variant(*v, [&]<class R>(std::type_identity<R>) {
+                auto split = std::make_shared<const PerftSplit<R>>(
+                    perft_split(parse_fen<R>(fen), depth, s.duplicates));
+                return std::function<std::uint64_t(std::size_t)>([split, &s](std::size_t i) {
+                    return count_subtree(split->pos.at(i), split->sub_depth, s);
+                });
+            });
+        }
+        value = count(*k);
+    }
+    return 0;
+}
+
 // Perft at one depth with the settings' threads and hash; returns the count of each root move.
 // With a checkpoint, the subtrees it already holds are not counted again, and those counted now
 // go into it.
@@ -183,7 +267,7 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
     }
     const auto t0 = Clock::now();
     std::size_t done = c ? c->resumed : 0;
-    perft_run(split, s.duplicates, s.threads, s.hash.get(), sub, [&](int k, std::uint64_t n) {
+    const std::function<void(int, std::uint64_t)> on_done = [&](int k, std::uint64_t n) {
         ++done;
         if (c) {
             c->done[std::size_t(k)] = n;
@@ -193,7 +277,11 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
         if (s.progress && el > 2.0)
             fmt::print(stderr, "  depth {}: {} of {} subtrees done, {:.1f} s\r", depth, done,
                        sub.size(), el);
-    });
+    };
+    if (cluster::distributed())
+        count_on_ranks(p, depth, split, s, sub, on_done, c);
+    else
+        perft_run(split, s.duplicates, s.threads, s.hash.get(), sub, on_done);
     std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
     for (std::size_t k = 0; k < sub.size(); ++k)
         counts[std::size_t(split.root[k])] += std::uint64_t(sub[k]);
@@ -354,6 +442,17 @@ int perft_command(int argc, char** argv) {
     if (const auto mb = args.get_int("hash", 0, 0, 1 << 20))
         s.hash = std::make_unique<PerftHash>(mb);
     s.progress = isatty(2);
+    // Under mpirun, rank 0 runs the command and the other ranks count what it hands out; the
+    // options were checked on every rank alike before this.
+    auto run = [&](auto&& body) {
+        if (cluster::rank() > 0) return perft_worker(s);
+        const int status = body();
+        if (cluster::distributed()) {
+            cluster::print_times(s.times, "subtrees", "counting");
+            cluster::release_workers();
+        }
+        return status;
+    };
 
     if (args.has("verify")) {
         for (const char* o : {"fen", "depth", "divide", "duplicates", "json", "checkpoint"})
@@ -365,12 +464,16 @@ int perft_command(int argc, char** argv) {
         } else {
             variants.push_back(args.variant());
         }
-        return verify(variants, args.get_double("max-seconds", 60.0, 0.0, 1e9), s);
+        const double budget = args.get_double("max-seconds", 60.0, 0.0, 1e9);
+        return run([&] { return verify(variants, budget, s); });
     }
     if (args.has("max-seconds")) throw cli::UsageError("--max-seconds goes with --verify");
     if (!args.has("depth")) throw cli::UsageError("missing --depth N (or --verify)");
     const int depth = int(args.get_int("depth", 0, 1, 30));
-    return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+    if (args.has("fen")) with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
+        return parse_fen<R>(*args.get("fen")).side;  // a bad position is an error on every rank
+    });
+    return run([&] { return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
         const auto fen = args.get("fen");
         const Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
         if (const auto path = args.get("checkpoint")) {
@@ -381,7 +484,7 @@ int perft_command(int argc, char** argv) {
             return plain_perft(p, depth, args.has("divide"), args.has("json"), s, &c);
         }
         return plain_perft(p, depth, args.has("divide"), args.has("json"), s, nullptr);
-    });
+    }); });
 }
 
 }  // namespace dambit

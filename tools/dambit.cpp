@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cli.hpp"
+#include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
 
@@ -51,11 +52,13 @@ void usage(std::FILE* out) {
              "\nvariants: russian (default), czech, brazilian, pool, english, international\n");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
+// (cluster/cluster.hpp), any other subcommand runs on rank 0 alone. Usage errors are the same on
+// every rank, so only rank 0 prints them.
+int run(int argc, char** argv) {
+    const bool quiet = dambit::cluster::rank() > 0;
     if (argc < 2) {
-        usage(stderr);
+        if (!quiet) usage(stderr);
         return 2;
     }
     const std::string name = argv[1];
@@ -65,18 +68,33 @@ int main(int argc, char** argv) {
     }
     for (const auto& s : kSubcommands) {
         if (name != s.name) continue;
+        if (quiet && name != "perft" && name != "egtb") return 0;
         try {
             return s.run(argc - 2, argv + 2);
         } catch (const dambit::cli::UsageError& e) {
-            write_to(stderr, "dambit {}: {}\n", s.name, e.what());
+            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const dambit::ParseError& e) {
-            write_to(stderr, "dambit {}: {}\n", s.name, e.what());
+            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const std::exception& e) {
-            write_to(stderr, "dambit {}: error: {}\n", s.name, e.what());
+            if (quiet) {
+                write_to(stderr, "dambit {}: error on rank {} ({}): {}\n", s.name,
+                         dambit::cluster::rank(),
+                         dambit::cluster::host(dambit::cluster::rank()), e.what());
+                dambit::cluster::report_failure(e.what());
+            } else {
+                write_to(stderr, "dambit {}: error: {}\n", s.name, e.what());
+            }
             return 1;
         }
         return 2;
     }
-    write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n", name);
+    if (!quiet) write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n", name);
     return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    dambit::cluster::start(argc, argv);
+    return dambit::cluster::finish(run(argc, argv));
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
 #include "egtb/api.hpp"
@@ -75,6 +76,68 @@ std::string duration_text(double s) {
     return fmt::format("{:.0f} h {:02.0f} min", std::floor(s / 3600), std::fmod(s, 3600) / 60);
 }
 
+void print_summary(Variant v, const egtb::BuildOptions& o, int built, int kept, double seconds) {
+    fmt::print("{} tables up to {} pieces in {}: {} slices built, {} kept, {}\n",
+               std::string(variant_name(v)), o.max_pieces, o.dir, built, kept,
+               duration_text(seconds));
+}
+
+// Under mpirun, rank 0: hands each unit out, to the other ranks as they ask for one, once the
+// units it depends on are finished; every rank writes into the same directory.
+int schedule_build(Variant v, const egtb::BuildOptions& o) {
+    const auto units = egtb::build_units(o);
+    const std::size_t n = units.size();
+    std::vector<std::vector<std::size_t>> needs(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (const egtb::Material& d : egtb::dependencies(units[i])) {
+            const egtb::Unit u = egtb::unit_of(d);
+            const auto j = std::size_t(
+                std::find_if(units.begin(), units.end(),
+                             [&](const egtb::Unit& x) { return x.first == u.first; }) -
+                units.begin());
+            if (j >= i) throw std::logic_error("unit " + units[i].name() + " needs a later unit");
+            needs[i].push_back(j);
+        }
+    std::vector<char> handed(n, 0), finished(n, 0);
+    int built = 0, kept = 0;
+    cluster::Job job;
+    job.text = "egtb build";
+    job.items = n;
+    job.next = [&]() -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < n; ++i)
+            if (!handed[i] && std::all_of(needs[i].begin(), needs[i].end(),
+                                          [&](std::size_t j) { return finished[j] != 0; })) {
+                handed[i] = 1;
+                return i;
+            }
+        return std::nullopt;
+    };
+    job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
+        finished[i] = 1;
+        if (!positions) {
+            ++kept;
+            return;
+        }
+        ++built;
+        fmt::print(stderr, "slice {}/{} {}: built by rank {} ({}), {} positions, {}\n", i + 1, n,
+                   units[i].name(), rank, cluster::host(rank), positions, duration_text(seconds));
+    };
+    job.on_stop = [&](const std::string& why) {
+        fmt::print(stderr,
+                   "dambit egtb build: {}: stopped; the finished slices stay in {} and the units under "
+                   "way keep their checkpoints: run the same command again to go on\n",
+                   why, o.dir);
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<cluster::RankTime> times;
+    cluster::serve(job, times);
+    cluster::print_times(times, "units", "building");
+    cluster::release_workers();
+    print_summary(v, o, built, kept,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return 0;
+}
+
 int build(const cli::Args& args) {
     const Variant v = args.variant();
     if (!args.has("pieces")) throw cli::UsageError("missing --pieces N");
@@ -111,6 +174,22 @@ int build(const cli::Args& args) {
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    if (cluster::rank() > 0) {  // builds the units rank 0 hands out
+        cluster::Worker w;
+        try {
+            with_variant(v, [&]<class R>(std::type_identity<R>) {
+                egtb::build_as_told<R>(o, {}, [&](std::uint64_t positions) {
+                    return w.next_item(positions);
+                });
+                return 0;
+            });
+        } catch (const egtb::Interrupted& e) {
+            fmt::print(stderr, "dambit egtb build: rank {}: {}\n", cluster::rank(), e.what());
+            return 130;
+        }
+        return 0;
+    }
+    if (cluster::distributed()) return schedule_build(v, o);
     const bool terminal = isatty(2);
     auto last = std::chrono::steady_clock::now();
     int built = 0, kept = 0;
@@ -148,9 +227,8 @@ int build(const cli::Args& args) {
         fmt::print(stderr, "dambit egtb build: {}\n", e.what());
         return 130;
     }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fmt::print("{} tables up to {} pieces in {}: {} slices built, {} kept, {}\n",
-               std::string(variant_name(v)), o.max_pieces, o.dir, built, kept, duration_text(s));
+    print_summary(v, o, built, kept,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
 }
 
@@ -361,6 +439,7 @@ int egtb_command(int argc, char** argv) {
         return 0;
     }
     if (action == "build") return build(args);
+    if (cluster::rank() > 0) return 0;  // under mpirun, only build is shared out
     if (action == "probe") return probe(args);
     if (action == "verify") return verify(args);
     return info(args);

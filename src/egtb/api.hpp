@@ -54,6 +54,24 @@ template <class R>
 void build_tables(const BuildOptions& options,
                   const std::function<void(const BuildProgress&)>& report);
 
+// The units a build makes, in build order: every unit of 2..max_pieces pieces, or those `only`
+// needs. A unit depends only on units before it (the units of its dependencies()).
+inline std::vector<Unit> build_units(const BuildOptions& options) {
+    auto units = units_up_to(options.max_pieces);
+    if (options.only) units = units_needed_for(*options.only, units);
+    return units;
+}
+
+// Builds the units of build_units(options) that `next` names, one at a time, in one builder (the
+// slices it has built stay in memory as the options allow); next(positions) is told the positions
+// of the unit just built (0 when its files were there already, and at the first call) and returns
+// the next unit's index, or nullopt to stop. The units a unit depends on must be finished first
+// (by this builder or another writing to the same directory).
+template <class R>
+void build_as_told(const BuildOptions& options,
+                   const std::function<void(const BuildProgress&)>& report,
+                   const std::function<std::optional<std::size_t>(std::uint64_t)>& next);
+
 template <class G>
 struct MoveValue {
     PathMove<G> move;
@@ -96,6 +114,9 @@ Position<R> slice_position(const Material& m, std::uint64_t i);
 #define DAMBIT_EGTB_TEMPLATES(R)                                                                  \
     DAMBIT_EXTERN template void build_tables<R>(const BuildOptions&,                              \
                                                 const std::function<void(const BuildProgress&)>&); \
+    DAMBIT_EXTERN template void build_as_told<R>(                                                 \
+        const BuildOptions&, const std::function<void(const BuildProgress&)>&,                    \
+        const std::function<std::optional<std::size_t>(std::uint64_t)>&);                         \
     DAMBIT_EXTERN template ProbeResult<R::Geometry> probe_with_moves<R>(                          \
         const std::string&, std::size_t, const Position<R>&);                                     \
     DAMBIT_EXTERN template void verify_tables<R>(                                                 \

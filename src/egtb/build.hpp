@@ -63,23 +63,32 @@ public:
 
     // Builds every slice of 2..max_pieces pieces that has no valid file yet.
     void run() {
+        std::size_t n = 0;
+        const std::size_t units = build_units(opt_).size();
+        run([&](std::uint64_t) -> std::optional<std::size_t> {
+            if (n == units) return std::nullopt;
+            return n++;
+        });
+    }
+    // Builds the units of build_units() that `next` names, one at a time (see build_as_told).
+    void run(const std::function<std::optional<std::size_t>(std::uint64_t)>& next) {
         start_ = Clock::now();
-        auto units = units_up_to(opt_.max_pieces);
-        if (opt_.only) units = needed_for(*opt_.only, units);
+        const auto units = build_units(opt_);
         std::uint64_t total = 0;
         for (const Unit& u : units) total += unit_size(u);
-        std::uint64_t done = 0;
-        for (std::size_t n = 0; n < units.size(); ++n) {
-            const Unit& u = units[n];
+        std::uint64_t done = 0, built = 0;
+        for (std::optional<std::size_t> k; (k = next(built));) {
+            const std::size_t n = *k;
+            const Unit& u = units.at(n);
             progress_ = {};
-            progress_.unit =
-                u.symmetric() ? u.first.code() : fmt::format("{}+{}", u.first.code(), u.second.code());
+            progress_.unit = u.name();
             progress_.unit_number = int(n) + 1;
             progress_.units = int(units.size());
             progress_.total = unit_size(u);
             progress_.build_done = done;
             progress_.build_total = total;
             build_unit(u);
+            built = progress_.phase == "kept" ? 0 : unit_size(u);
             done += unit_size(u);
             progress_.build_done = done;
             progress_.unit_finished = true;
@@ -102,22 +111,6 @@ private:
         std::uint64_t n = SliceIndex<R>(u.first).size();
         if (!u.symmetric()) n += SliceIndex<R>(u.second).size();
         return n;
-    }
-    // The units slice m needs: its own and, transitively, those its moves lead to, in build order.
-    static std::vector<Unit> needed_for(const Material& m, const std::vector<Unit>& all) {
-        std::vector<Material> todo = {m}, seen;
-        while (!todo.empty()) {
-            const Material x = todo.back();
-            todo.pop_back();
-            const Unit u = unit_of(x);
-            if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) continue;
-            seen.push_back(u.first);
-            for (const Material& d : dependencies(u)) todo.push_back(d);
-        }
-        std::vector<Unit> out;
-        for (const Unit& u : all)
-            if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) out.push_back(u);
-        return out;
     }
     bool wants_distances(const Material& m) const { return m.pieces() <= opt_.dtw_pieces; }
     std::string path_of(const Material& m) const {
@@ -169,10 +162,11 @@ private:
                                      std::to_string(opt_.memory_bytes >> 20) + " MB allows");
         // A probe of a capture position searches on into smaller slices still: hold every
         // slice with fewer pieces too when the memory allows (else they are read through the
-        // block cache).
+        // block cache). Under mpirun a slice this unit does not reach may not be built yet.
         std::vector<Material> resident = deps;
         for (const Material& m : slices_up_to(u.first.pieces() - 1)) {
             if (std::find(resident.begin(), resident.end(), m) != resident.end()) continue;
+            if (!tables_.has(m)) continue;
             if (needed + SliceIndex<R>(m).size() > opt_.memory_bytes) break;
             needed += SliceIndex<R>(m).size();
             resident.push_back(m);

@@ -73,6 +73,10 @@ inline std::vector<Material> slices_up_to(int max_pieces) {
 struct Unit {
     Material first, second;
     bool symmetric() const { return first == second; }
+    // "1211+1112", or "0202" for a symmetric slice (messages).
+    std::string name() const {
+        return symmetric() ? first.code() : fmt::format("{}+{}", first.code(), second.code());
+    }
 };
 
 inline std::vector<Unit> units_up_to(int max_pieces) {
@@ -110,6 +114,24 @@ inline std::vector<Material> dependencies(const Unit& u) {
 inline Unit unit_of(const Material& m) {
     const Material f = m.flipped();
     return f < m ? Unit{f, m} : Unit{m, f};
+}
+
+// The units slice m needs: its own and, transitively, those its moves lead to, in the order of
+// `all`.
+inline std::vector<Unit> units_needed_for(const Material& m, const std::vector<Unit>& all) {
+    std::vector<Material> todo = {m}, seen;
+    while (!todo.empty()) {
+        const Material x = todo.back();
+        todo.pop_back();
+        const Unit u = unit_of(x);
+        if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) continue;
+        seen.push_back(u.first);
+        for (const Material& d : dependencies(u)) todo.push_back(d);
+    }
+    std::vector<Unit> out;
+    for (const Unit& u : all)
+        if (std::find(seen.begin(), seen.end(), u.first) != seen.end()) out.push_back(u);
+    return out;
 }
 
 }  // namespace dambit::egtb

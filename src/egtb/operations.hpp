@@ -25,6 +25,13 @@ void build_tables(const BuildOptions& options,
 }
 
 template <class R>
+void build_as_told(const BuildOptions& options,
+                   const std::function<void(const BuildProgress&)>& report,
+                   const std::function<std::optional<std::size_t>(std::uint64_t)>& next) {
+    Builder<R>(options, report).run(next);
+}
+
+template <class R>
 ProbeResult<typename R::Geometry> probe_with_moves(const std::string& dir,
                                                    std::size_t cache_megabytes,
                                                    const Position<R>& p) {
