@@ -85,7 +85,9 @@ TEST_CASE("book values are negamax over the book moves", "[book]") {
     // after a3-b4 Black stands -30. So White's best is a3-b4, worth +30, and c3-d4 is -50.
     const auto s = Position<Russian>::start();
     const auto d4 = after(s, "c3-d4"), b4 = after(s, "a3-b4");
-    const Book<Russian> b({searched(s, 7, Record::kRoot), searched(d4, 50), searched(b4, -30)});
+    // The start is expanded (as far as this book goes: two of its moves).
+    const Book<Russian> b({searched(s, 7, Record::kRoot | Record::kExpanded), searched(d4, 50),
+                           searched(b4, -30)});
     REQUIRE(b.size() == 3);
     CHECK(b.value(0) == 30);  // not its own search value 7: it has book moves
     const auto moves = b.moves(s);
@@ -112,7 +114,7 @@ TEST_CASE("a proven result is one ply further from the parent", "[book]") {
 TEST_CASE("a book move within the ply limit and the margin", "[book]") {
     const auto s = Position<Russian>::start();
     auto b = std::make_shared<Book<Russian>>(std::vector<Record>{
-        searched(s, 0, Record::kRoot), searched(after(s, "c3-d4"), 50),
+        searched(s, 0, Record::kRoot | Record::kExpanded), searched(after(s, "c3-d4"), 50),
         searched(after(s, "a3-b4"), -30), searched(after(s, "c3-b4"), -20)});
     // Values from White: b4 (a3) +30, b4 (c3) +20, d4 -50.
     BookPlayer<Russian> best(b, {30, 0, 1});

@@ -87,15 +87,35 @@ public:
     void upsert(const Record& r) {
         const auto key = position_key(position_of<R>(r));
         const auto [it, added] = index_.emplace(key, records_.size());
-        if (added)
+        if (added) {
             records_.push_back(r);
-        else
+            kids_.emplace_back();
+            known_.push_back(0);
+        } else {
             records_[it->second] = r;
+            known_[it->second] = 0;
+        }
         fresh_ = false;
     }
 
+    // The book moves of record i, as indices of their records: every legal move of an expanded
+    // position; for a position from games, the moves to other positions from games; none for a
+    // leaf. Depends only on the record (and the games' positions, which a build never adds to
+    // later), so a book read back from its file has the same moves as the one that wrote it.
+    const std::vector<std::uint32_t>& book_moves(std::size_t i) const {
+        if (known_[i]) return kids_[i];
+        const Record& r = records_[i];
+        kids_[i].clear();
+        if (r.flags & Record::kExpanded || r.games)
+            for (const auto& [pm, k] : legal_in_book(position_of<R>(r)))
+                if ((r.flags & Record::kExpanded) || records_[k].games)
+                    kids_[i].push_back(std::uint32_t(k));
+        known_[i] = 1;
+        return kids_[i];
+    }
+
     // The legal moves of `p` whose positions are in the book, each with the index of its record.
-    std::vector<std::pair<PathMove<G>, std::size_t>> children(const Position<R>& p) const {
+    std::vector<std::pair<PathMove<G>, std::size_t>> legal_in_book(const Position<R>& p) const {
         FixedList<PathMove<G>, kMaxMoves> list;
         generate_paths<R>(p, list);
         std::vector<std::pair<PathMove<G>, std::size_t>> out;
@@ -106,8 +126,9 @@ public:
         return out;
     }
 
-    // The negamax value of record i: a position with book moves takes the best of them, one
-    // without a legal move is lost, any other its search value (or its games' value).
+    // The negamax value of record i: a position with book moves takes the best of them, an
+    // expanded one without any (no legal move) is lost, a leaf has its search value (or, not
+    // searched, its games' value).
     search::Score value(std::size_t i) const {
         refresh();
         return value_[i];
@@ -121,7 +142,11 @@ public:
     // The book moves of `p`, best first (ties in generation order).
     std::vector<BookMove<R>> moves(const Position<R>& p) const {
         std::vector<BookMove<R>> out;
-        for (const auto& [pm, i] : children(p)) {
+        const Record* r = find(p);
+        if (!r) return out;
+        const auto& kids = book_moves(std::size_t(r - records_.data()));
+        for (const auto& [pm, i] : legal_in_book(p)) {
+            if (std::find(kids.begin(), kids.end(), std::uint32_t(i)) == kids.end()) continue;
             const Record& c = records_[i];
             out.push_back({pm, from_parent(value(i)), height(i) + 1,
                            c.games ? c.games : reachable(i)});
@@ -131,8 +156,9 @@ public:
         return out;
     }
 
-    // The position a build expands next: the leaf that can be expanded (not expanded, with a
-    // legal move, not a proven result) of least drop-out priority, the sum along its cheapest
+    // The position a build expands next: of those that can be expanded (not expanded yet, with
+    // a legal move, not a proven result: the leaves, and positions from games, whose other moves
+    // the search then checks), the one of least drop-out priority, the sum along its cheapest
     // path from a root of how much worse each move is than the best one there, plus kDepthWeight
     // per ply; ties go to the smaller record (file order). -1 when none is left.
     long next_to_expand() const {
@@ -154,15 +180,11 @@ public:
             const auto [c, r, i] = queue.top();
             queue.pop();
             if (c != cost[i]) continue;
-            const Position<R> p = position_of<R>(r);
-            const auto kids = children(p);
-            if (kids.empty()) {
-                if (!(r.flags & Record::kExpanded) && !search::is_decisive(value_[i]) &&
-                    has_legal_move(p))
-                    return long(i);
-                continue;
-            }
-            for (const auto& [pm, k] : kids) {
+            if (!(r.flags & Record::kExpanded) && !search::is_decisive(value_[i]) &&
+                has_legal_move(position_of<R>(r)))
+                return long(i);
+            const auto& kids = book_moves(i);
+            for (const auto k : kids) {
                 const std::int64_t drop =
                     std::min<std::int64_t>(value_[i] - from_parent(value_[k]), 10 * kWinStep);
                 const std::int64_t next = c + drop + kDepthWeight;
@@ -185,7 +207,7 @@ public:
         while (!layer.empty()) {
             std::vector<std::size_t> next;
             for (const auto i : layer)
-                for (const auto& [pm, k] : children(position_of<R>(records_[i])))
+                for (const auto k : book_moves(i))
                     if (ply[k] < 0) ply[k] = ply[i] + 1, next.push_back(k);
             if (!next.empty()) ++depth;
             layer = std::move(next);
@@ -212,7 +234,7 @@ private:
             const auto j = todo.back();
             todo.pop_back();
             ++count;
-            for (const auto& [pm, k] : children(position_of<R>(records_[j])))
+            for (const auto k : book_moves(j))
                 if (!seen[k]) seen[k] = 1, todo.push_back(k);
         }
         return count;
@@ -230,11 +252,10 @@ private:
         std::function<void(std::size_t)> visit = [&](std::size_t i) {
             state[i] = 1;
             const Record& r = records_[i];
-            const Position<R> p = position_of<R>(r);
-            const auto kids = children(p);
+            const auto& kids = book_moves(i);
             search::Score best = -search::kInfinite;
             int height = 0;
-            for (const auto& [pm, k] : kids) {
+            for (const auto k : kids) {
                 if (state[k] == 0) visit(k);
                 const search::Score v = state[k] == 1 ? search::kDraw : from_parent(value_[k]);
                 best = std::max(best, v);
@@ -242,20 +263,27 @@ private:
             }
             if (!kids.empty())
                 value_[i] = best;
-            else if ((r.flags & Record::kExpanded) || !has_legal_move(p))
+            else if ((r.flags & Record::kExpanded) || !has_legal_move(position_of<R>(r)))
                 value_[i] = search::loss_in(0);  // expanded without children: no legal move
             else
                 value_[i] = (r.flags & Record::kSearched) ? r.value : games_value(r);
             height_[i] = height;
             state[i] = 2;
         };
-        for (std::size_t i = 0; i < n; ++i)
+        // In the order of the file, so that a book read back from it has the same values.
+        std::vector<std::size_t> order(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t a, std::size_t b) { return records_[a] < records_[b]; });
+        for (const auto i : order)
             if (state[i] == 0) visit(i);
         fresh_ = true;
     }
 
     std::vector<Record> records_;
     std::unordered_map<std::uint64_t, std::size_t> index_;
+    mutable std::vector<std::vector<std::uint32_t>> kids_;  // book_moves(i), once known_[i]
+    mutable std::vector<char> known_;
     mutable std::vector<search::Score> value_;
     mutable std::vector<int> height_;
     mutable bool fresh_ = false;
