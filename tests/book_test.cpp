@@ -180,3 +180,10 @@ TEST_CASE("a book built by search: legal, consistent, reproducible, resumable", 
     Book<Russian> resumed(first);
     CHECK(build_russian(resumed, 60, 1) == records);
 }
+
+TEST_CASE("a build expands one position at a time below 1000 positions, then more", "[book]") {
+    CHECK(batch_size(0) == 1);
+    CHECK(batch_size(999) == 1);
+    CHECK(batch_size(1000) == 2);
+    CHECK(batch_size(25'400) == 26);
+}

@@ -297,7 +297,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             const auto changed = book::expand_next<R>(b, searcher);
             if (changed.empty()) break;  // nothing left to expand
             journal->append(changed);
-            ++expansions;
+            for (const auto& r : changed) expansions += (r.flags & book::Record::kExpanded) ? 1 : 0;
             progress(false);
         }
     }

@@ -39,22 +39,13 @@ inline search::Score from_parent(search::Score child) {
 template <class R>
 Record record_of(const Position<R>& p) {
     Record r;
-    r.white = std::uint64_t(p.white());
-    r.black = std::uint64_t(p.black());
-    r.kings = std::uint64_t(p.kings);
-    r.side = p.side == Color::kWhite ? 0 : 1;
+    pack_position(p, r);
     return r;
 }
 
 template <class R>
 Position<R> position_of(const Record& r) {
-    using B = typename R::Geometry::Bitboard;
-    Position<R> p;
-    p.pieces[0] = B(r.white);
-    p.pieces[1] = B(r.black);
-    p.kings = B(r.kings);
-    p.side = r.side ? Color::kBlack : Color::kWhite;
-    return p;
+    return unpack_position<R>(r);
 }
 
 // One book move of a position.
@@ -162,6 +153,13 @@ public:
     // path from a root of how much worse each move is than the best one there, plus kDepthWeight
     // per ply; ties go to the smaller record (file order). -1 when none is left.
     long next_to_expand() const {
+        const auto first = to_expand(1);
+        return first.empty() ? -1 : long(first[0]);
+    }
+
+    // The `count` positions a build expands next, in order of priority (fewer when fewer can be).
+    std::vector<std::size_t> to_expand(std::size_t count) const {
+        std::vector<std::size_t> out;
         refresh();
         const std::size_t n = records_.size();
         std::vector<std::int64_t> cost(n, std::numeric_limits<std::int64_t>::max());
@@ -181,8 +179,10 @@ public:
             queue.pop();
             if (c != cost[i]) continue;
             if (!(r.flags & Record::kExpanded) && !search::is_decisive(value_[i]) &&
-                has_legal_move(position_of<R>(r)))
-                return long(i);
+                has_legal_move(position_of<R>(r))) {
+                out.push_back(i);
+                if (out.size() == count) break;
+            }
             const auto& kids = book_moves(i);
             for (const auto k : kids) {
                 const std::int64_t drop =
@@ -194,7 +194,7 @@ public:
                 }
             }
         }
-        return -1;
+        return out;
     }
 
     // The largest number of plies from a root to a position of the book, along book moves.

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "book/book.hpp"
@@ -73,9 +74,9 @@ template <class R>
 std::vector<Record> add_searched(Book<R>& book, Searcher<R>& searcher,
                                  const std::vector<Position<R>>& positions, std::uint8_t flags) {
     std::vector<Position<R>> todo;
+    std::unordered_set<std::uint64_t> taken;
     for (const auto& p : positions)
-        if (!book.find(p) && std::find(todo.begin(), todo.end(), p) == todo.end())
-            todo.push_back(p);
+        if (!book.find(p) && taken.insert(position_key(p)).second) todo.push_back(p);
     const auto values = searcher.values(todo);
     std::vector<Record> out;
     for (std::size_t i = 0; i < todo.size(); ++i) {
@@ -88,23 +89,33 @@ std::vector<Record> add_searched(Book<R>& book, Searcher<R>& searcher,
     return out;
 }
 
-// One step of drop-out expansion: the position of least priority gets every legal move's
-// position, each with its search value. Returns the records changed (the expanded position
-// first), empty when no position is left to expand.
+// Positions expanded at once by one step of drop-out expansion in a book of n positions: one
+// in a book of fewer than 1000, one more for each further thousand, so that the priorities, which
+// cost a pass over the whole book, are computed once per thousandth of its size, and the searches
+// of a step keep the threads busy. A function of the book's size alone, so a build resumed or
+// continued takes the same steps.
+inline std::size_t batch_size(std::size_t n) {
+    return 1 + n / 1000;
+}
+
+// One step of drop-out expansion: the batch_size() positions of least priority each get every
+// legal move's position, each with its search value. Returns the records changed (the expanded
+// positions first), empty when no position is left to expand.
 template <class R>
 std::vector<Record> expand_next(Book<R>& book, Searcher<R>& searcher) {
     using G = typename R::Geometry;
-    const long i = book.next_to_expand();
-    if (i < 0) return {};
-    Record parent = book.records()[std::size_t(i)];
-    parent.flags |= Record::kExpanded;
-    const Position<R> p = position_of<R>(parent);
-    FixedList<PathMove<G>, kMaxMoves> list;
-    generate_paths<R>(p, list);
+    std::vector<Record> out;
     std::vector<Position<R>> kids;
-    for (const auto& pm : list) kids.push_back(p.play(pm.move));
-    std::vector<Record> out{parent};
-    book.upsert(parent);
+    for (const auto i : book.to_expand(batch_size(book.size()))) {
+        Record parent = book.records()[i];
+        parent.flags |= Record::kExpanded;
+        out.push_back(parent);
+        const Position<R> p = position_of<R>(parent);
+        FixedList<PathMove<G>, kMaxMoves> list;
+        generate_paths<R>(p, list);
+        for (const auto& pm : list) kids.push_back(p.play(pm.move));
+    }
+    for (const auto& r : out) book.upsert(r);
     const auto added = add_searched<R>(book, searcher, kids, 0);
     out.insert(out.end(), added.begin(), added.end());
     return out;
