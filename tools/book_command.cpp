@@ -11,7 +11,6 @@
 #include <xxhash.h>
 
 #include "book/build.hpp"
-#include "book/play.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
