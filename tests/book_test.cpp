@@ -37,7 +37,7 @@ std::string temp_path(const char* name) {
 }
 
 // Every record of `b`: its book moves are legal moves of its position, and its value is the best
-// of its children's values seen from it (a leaf: its own search value).
+// of its children's values seen from it (a leaf: its own search value, or its games' result).
 template <class R>
 void check_consistent(const Book<R>& b) {
     using G = typename R::Geometry;
@@ -57,7 +57,9 @@ void check_consistent(const Book<R>& b) {
             best = std::max(best, v);
         }
         if (moves.empty()) {
-            if (!legal.empty()) CHECK(b.value(i) == b.records()[i].value);
+            const Record& r = b.records()[i];
+            if (!legal.empty())
+                CHECK(b.value(i) == ((r.flags & Record::kSearched) ? r.value : games_value(r)));
         } else {
             CHECK(b.value(i) == best);
         }
@@ -186,4 +188,46 @@ TEST_CASE("a build expands one position at a time below 1000 positions, then mor
     CHECK(batch_size(999) == 1);
     CHECK(batch_size(1000) == 2);
     CHECK(batch_size(25'400) == 26);
+}
+
+TEST_CASE("a book from games: the positions played, their results, negamax", "[book]") {
+    const std::string path = temp_path("dambit_book_games.pdn");
+    {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        std::fputs("[GameType \"25\"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 1-0\n\n"
+                   "[GameType \"25\"]\n1. c3-d4 f6-g5 1-0\n\n"
+                   "[GameType \"25\"]\n1. a3-b4 b6-a5 0-1\n\n"
+                   "[GameType \"25\"]\n1. c3-d4 *\n",  // no result: skipped
+                   f);
+        std::fclose(f);
+    }
+    std::uint64_t games = 0, skipped = 0;
+    const auto twice = records_from_games<Russian>({path}, 2, games, skipped);
+    CHECK(games == 3);
+    CHECK(skipped == 1);
+    // Reached by two games or more: the start (3) and c3-d4 (2), where Black lost both.
+    REQUIRE(twice.size() == 2);
+    const Book<Russian> b2(twice);
+    const auto s = Position<Russian>::start();
+    const Record* d4 = b2.find(after(s, "c3-d4"));
+    REQUIRE(d4);
+    CHECK(d4->games == 2);
+    CHECK(d4->points2 == 0);
+    CHECK(b2.find(s)->points2 == 4);  // White, to move at the start, scored 2 of 3
+    CHECK(b2.value(std::size_t(d4 - &b2.records()[0])) == -100);
+    const auto moves = b2.moves(s);
+    REQUIRE(moves.size() == 1);
+    CHECK(moves[0].value == 100);
+    CHECK(moves[0].weight == 2);
+
+    const Book<Russian> b1(records_from_games<Russian>({path}, 1, games, skipped));
+    CHECK(b1.size() == 8);  // the start, then 4, 2 and 1 more positions along the three games
+    check_consistent(b1);
+    const auto all = b1.moves(s);
+    REQUIRE(all.size() == 2);
+    CHECK(move_text<Russian>(all[1].move) == "a3-b4");
+    CHECK(all[1].value == -100);  // Black won the only game after a3-b4
+    CHECK(all[1].depth == 2);
+    std::filesystem::remove(path);
+    CHECK_THROWS_AS(records_from_games<Russian>({path}, 1, games, skipped), std::runtime_error);
 }
