@@ -9,6 +9,7 @@
 // later block replaces the one of the same position in earlier blocks. docs/book.md.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -74,7 +75,8 @@ public:
     Journal& operator=(const Journal&) = delete;
 
     bool resumed() const { return resumed_; }
-    // Appends one block and flushes it to disk.
+    // Appends one block: handed to the system at once (a killed build keeps it), flushed to disk
+    // at most once a second.
     void append(const std::vector<Record>& records);
     // Closes and deletes PATH.part (after the book is written).
     void remove();
@@ -83,6 +85,7 @@ private:
     std::string part_;
     std::FILE* f_ = nullptr;
     bool resumed_ = false;
+    std::chrono::steady_clock::time_point synced_{};  // the last sync to disk
 };
 
 }  // namespace dambit::book

@@ -50,10 +50,13 @@ inline std::string read_all(const std::string& path) {
     return out;
 }
 
-// Writes `bytes` and flushes them to disk; throws std::runtime_error("cannot write 'PATH'").
-inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::string& path) {
+// Writes `bytes` and hands them to the system (they survive the process being killed), and with
+// `sync` flushes them to disk (they survive a power cut too); throws
+// std::runtime_error("cannot write 'PATH'").
+inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::string& path,
+                           bool sync = true) {
     if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
-        fdatasync(fileno(f)) != 0)
+        (sync && fdatasync(fileno(f)) != 0))
         throw std::runtime_error("cannot write '" + path + "'");
 }
 
