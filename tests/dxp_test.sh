@@ -32,10 +32,13 @@ start_server() {
   return 1
 }
 
-# (a) two games, dambit against dambit.
+# (a) two games, dambit against dambit; the client plays from a small opening book.
+"$dambit" book build --variant international --nodes-per-position 300 --positions 30 \
+  --out "$tmp/i.book" >/dev/null 2>&1 || bad "a: book build"
+book_best=$("$dambit" book probe --book "$tmp/i.book" --json | grep -Eo '"move":"[^"]*"' | head -1 | cut -d'"' -f4)
 start_server "$tmp/a_server" --max-games 2 --movetime 20 --name server || bad "a: no server port"
 timeout 90 "$dambit" dxp --connect "127.0.0.1:$port" --games 2 --time 1 --moves 0 --movetime 20 \
-  --max-plies 300 --name client --pdn "$tmp/a.pdn" >"$tmp/a_client" 2>&1
+  --max-plies 300 --name client --pdn "$tmp/a.pdn" --book "$tmp/i.book" >"$tmp/a_client" 2>&1
 client_status=$?
 wait "$server_pid"
 server_status=$?
@@ -54,6 +57,10 @@ for n in 1 2; do
 done
 grep -q '^summary: 2 games for client' "$tmp/a_client" && ok || bad "a: client summary"
 [ "$(grep -c '^\[Event "DXP"\]' "$tmp/a.pdn" 2>/dev/null)" = 2 ] && ok || bad "a: PDN file"
+# The client had White in game 1: its first move is the book's best. The file passes pdn check.
+first=$(grep -Eo '^1\. [^ ]+' "$tmp/a.pdn" | head -1 | cut -d' ' -f2)
+[ -n "$book_best" ] && [ "$first" = "$book_best" ] && ok || bad "a: first move '$first', book '$book_best'"
+"$dambit" pdn check "$tmp/a.pdn" >/dev/null 2>&1 && ok || bad "a: pdn check of dxp --pdn"
 if [ "$fail" -gt 0 ]; then echo "--- client"; cat "$tmp/a_client"; echo "--- server"; cat "$tmp/a_server"; fi
 
 # (b) a raw client, then a proper game.

@@ -4,24 +4,7 @@
 # Usage: learn_test.sh path/to/dambit
 set -u
 dambit=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
-# expect_error NAME STATUS STDERR_REGEX -- ARGS...: the status, one line on stderr, nothing on stdout
-expect_error() {
-  local name=$1 want=$2 regex=$3
-  shift 4
-  local out err status
-  out=$("$dambit" "$@" 2>"$dir/err")
-  status=$?
-  err=$(cat "$dir/err")
-  if [ "$status" -eq "$want" ] && [ -z "$out" ] && grep -Eq -- "$regex" <<<"$err" &&
-     [ "$(wc -l <<<"$err")" -eq 1 ]; then ok; else
-    bad "$name: status $status, stdout '${out:0:200}', stderr '${err:0:300}'"; fi
-}
+source "$(dirname "$0")/shell_helpers.sh"
 
 sp=(selfplay --variant russian --nodes 300 --games 256 --seed 7)
 # One thread and two threads: the same file, byte for byte.

@@ -253,3 +253,13 @@ TEST_CASE("a game in PDN", "[match]") {
     CHECK(rp.find("\n1. a1-b2 a7-b8 2. b2-a1 b8-a7 3.") != std::string::npos);
     CHECK(rp.find("1/2-1/2\n") != std::string::npos);
 }
+
+TEST_CASE("a game in PDN writes captures short when that names one move", "[match]") {
+    // White's man on c3 takes d4, then f6 (to g7) or d6 (to c7): "c3:g7" names one capture.
+    const auto g = play_game<Russian>(parse_fen<Russian>("W:W22:B10,11,18"),
+                                      scripted<Russian>({"c3:e5:g7"}), scripted<Russian>({}), 1);
+    REQUIRE(g.plies() == 1);
+    const std::string pdn = pdn_game<Russian>(g, "test", "1", "A", "B");
+    CHECK(pdn.find("\n1. c3:g7 {") != std::string::npos);
+    CHECK(pdn.find("e5") == std::string::npos);
+}

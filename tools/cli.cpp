@@ -118,4 +118,15 @@ std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {
     return weights_choice(args.get_or("eval", kDefaultEval), args.variant(), "--eval");
 }
 
+BookOption book_option(const Args& args) {
+    BookOption b;
+    b.file = args.get_or("book", "");
+    b.max_ply = int(args.get_int("book-ply", b.max_ply, 0, 10000));
+    b.margin = int(args.get_int("book-margin", b.margin, 0, 10000));
+    if (b.file.empty() && (args.has("book-ply") || args.has("book-margin")))
+        throw UsageError(std::string(args.has("book-ply") ? "--book-ply" : "--book-margin") +
+                         " goes with --book FILE");
+    return b;
+}
+
 }  // namespace dambit::cli

@@ -74,6 +74,21 @@ inline constexpr const char* kDefaultEval = "auto";
     "                     compiled-in weights, else hand), learned, hand (the hand-made\n" \
     "                     one) or a weights file (dambit tune)\n"
 
+// --book FILE, --book-ply N, --book-margin M: an opening book to play from (dambit book build),
+// for the first N plies of a game, a move drawn among those within M of the best (0: the best).
+struct BookOption {
+    std::string file;  // empty: no book
+    int max_ply = 30;
+    int margin = 0;
+};
+BookOption book_option(const Args& args);
+#define DAMBIT_BOOK_HELP                                                                   \
+    "  --book FILE        play from this opening book (dambit book build) while it has the\n" \
+    "                     position\n"                                                        \
+    "  --book-ply N       use the book for the first N plies of the game (default 30)\n"     \
+    "  --book-margin M    a move drawn at random among those whose value is within M of\n"   \
+    "                     the best (default 0: always the best)\n"
+
 // The start of a subcommand with actions (dambit egtb build, dambit pdn check): without an
 // action, `help` on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;
 // otherwise nullopt, and the action is argv[0].

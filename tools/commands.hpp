@@ -17,5 +17,6 @@ int dxp_command(int argc, char** argv);
 int selfplay_command(int argc, char** argv);
 int tune_command(int argc, char** argv);
 int pdn_command(int argc, char** argv);
+int book_command(int argc, char** argv);
 
 }  // namespace dambit

@@ -34,6 +34,7 @@ const Subcommand kSubcommands[] = {
     {"selfplay", dambit::selfplay_command, "self-play games' positions, labelled, for tune"},
     {"tune", dambit::tune_command, "fit the evaluation's weights to selfplay data"},
     {"pdn", dambit::pdn_command, "PDN game files: check every game, or print a game's position"},
+    {"book", dambit::book_command, "opening books: build (search, games), probe, info"},
 };
 
 // Writes with fputs, not fmt::print: fmt::print throws when the stream fails (stderr closed), and

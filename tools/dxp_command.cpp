@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
@@ -56,7 +57,12 @@ constexpr const char* kHelp =
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
     "  --pdn FILE            write every game in PDN to FILE\n"
-    "  --quiet               print only the game lines and the summary\n";
+    "  --quiet               print only the game lines and the summary\n"
+    "  --book FILE           play from this opening book (dambit book build) while it has\n"
+    "                        the position\n"
+    "  --book-ply N          use it for the first N plies of a game (default 30)\n"
+    "  --book-margin M       a move drawn among those within M of the best (default 0: the\n"
+    "                        best)\n";
 
 struct Tally {
     int games = 0, wins = 0, draws = 0, losses = 0, unfinished = 0;
@@ -128,6 +134,9 @@ int run(const cli::Args& args) {
     if (!tables.dir.empty() && engine.set_tables(tables.dir, tables.cache_megabytes) == 0)
         throw cli::UsageError("no complete set of international tables in " + tables.dir);
 
+    const auto book = cli::book_player<International>(cli::book_option(args), "--book");
+    o.book = book.get();
+
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     auto say = [&](const std::string& line) {
         if (!quiet) std::fputs((line + "\n").c_str(), stdout);
@@ -191,7 +200,8 @@ int dxp_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"listen", "connect", "games", "time", "moves", "fen", "movetime",
                           "max-plies", "max-games", "timeout", "name", "variant", "hash", "threads",
-                          "egtb", "egtb-cache", "pdn", "eval"},
+                          "egtb", "egtb-cache", "pdn", "eval", "book", "book-ply",
+                          "book-margin"},
                          {"help", "quiet"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "book/file.hpp"
 #include "search/weights.hpp"
 #include "commands.hpp"
 #include "protocol/hub_server.hpp"
@@ -29,6 +30,9 @@ constexpr const char* kHelp =
     "  --threads T        search threads (default 1)\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
+    DAMBIT_BOOK_HELP
+    "                     (the parameters book, book-ply and book-margin; the ply counts\n"
+    "                     the moves of the pos command)\n"
     "  --multipv K        lines per iteration in the info lines (default 1)\n"
     "\n"
     "example:  printf 'hub\\ninit\\npos\\nlevel move-time=0.5\\ngo think\\n' | dambit hub\n";
@@ -36,7 +40,8 @@ constexpr const char* kHelp =
 }  // namespace
 
 int hub_command(int argc, char** argv) {
-    const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv", "eval"},
+    const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv", "eval",
+                                          "book", "book-ply", "book-margin"},
                          {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -61,6 +66,17 @@ int hub_command(int argc, char** argv) {
             search::read_weights_file(d.eval);
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(std::string("--eval: ") + e.what());
+        }
+    }
+    const auto book = cli::book_option(args);
+    d.book = book.file;
+    d.book_ply = book.max_ply;
+    d.book_margin = book.margin;
+    if (!d.book.empty()) {  // read here too, so that a bad file is an error at once
+        try {
+            book::read_book(d.book);
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError(std::string("--book: ") + e.what());
         }
     }
     std::ios::sync_with_stdio(false);

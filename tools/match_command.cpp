@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "play/ballots.hpp"
@@ -62,7 +63,8 @@ constexpr const char* kHelp =
     "                     offer (late quiet moves after which the opponent must capture\n"
     "                     are not reduced),\n"
     "                     values on/off, e.g. \"lmr=off,threat=on\"; unset keys keep the\n"
-    "                     variant's defaults; and eval=E, the evaluation (as --eval)\n"
+    "                     variant's defaults; eval=E, the evaluation (as --eval); and\n"
+    "                     book=FILE, book-ply=N, book-margin=M, an opening book (as --book)\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
     "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
@@ -107,6 +109,9 @@ constexpr const char* kHelp =
     DAMBIT_EVAL_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
     "                     --a egtb=on --b egtb=off measures what the tables are worth)\n"
+    DAMBIT_BOOK_HELP
+    "                     (the ply counts from the opening; book=FILE in --a or --b gives\n"
+    "                     one side its own book)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
     "                     are played, renamed to FILE at the end); a forfeit's comment says\n"
     "                     who forfeited and why\n"
@@ -121,11 +126,13 @@ struct Settings {
     search::Tuning tuning;
     bool tables = true;
     std::string eval;  // eval=E: hand, learned or a weights file (default --eval)
+    cli::BookOption book;  // book=FILE, book-ply=N, book-margin=M (default --book ...)
 };
 
 Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     Settings out;
     out.eval = args.get_or("eval", cli::kDefaultEval);
+    out.book = cli::book_option(args);
     std::string rest;
     const std::string text = args.get_or(name, "");
     for (const auto& token : notation_detail::split(text, ',')) {
@@ -140,6 +147,19 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
             out.eval = std::string(token.substr(5));
             continue;
         }
+        const std::string option = std::string(name) + " " + std::string(token);
+        if (token.substr(0, 5) == "book=") {
+            out.book.file = std::string(token.substr(5));
+            continue;
+        }
+        if (token.substr(0, 9) == "book-ply=") {
+            out.book.max_ply = int(cli::parse_int(option, std::string(token.substr(9)), 0, 10000));
+            continue;
+        }
+        if (token.substr(0, 12) == "book-margin=") {
+            out.book.margin = int(cli::parse_int(option, std::string(token.substr(12)), 0, 10000));
+            continue;
+        }
         rest += (rest.empty() ? "" : ",") + std::string(token);
     }
     try {
@@ -150,9 +170,13 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
     return out;
 }
 
-// The evaluation in a side's name: nothing for the default one.
-std::string eval_text(const std::string& eval) {
-    return eval == cli::kDefaultEval ? std::string() : fmt::format(",eval={}", eval);
+// The evaluation and the book in a side's name: nothing for the default one and no book.
+std::string eval_text(const std::string& eval, const cli::BookOption& book) {
+    std::string s = eval == cli::kDefaultEval ? std::string() : fmt::format(",eval={}", eval);
+    if (!book.file.empty())
+        s += fmt::format(",book={},book-ply={},book-margin={}", book.file, book.max_ply,
+                         book.margin);
+    return s;
 }
 
 std::string signed_text(double x, int decimals) {
@@ -289,6 +313,7 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
 template <class R>
 struct Slot {
     std::unique_ptr<search::Engine<R>> a, b;
+    std::unique_ptr<book::BookPlayer<R>> book_a, book_b;
     play::PlayerStats stats_a, stats_b;
     std::unique_ptr<play::Contestant<R>> ca, cb;
 };
@@ -434,11 +459,13 @@ int run(const cli::Args& args) {
             slot->a = std::make_unique<search::Engine<R>>(hash, threads);
             slot->a->set_tuning(sa.tuning);
             slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
+            slot->book_a = cli::book_player<R>(sa.book, "--a book=", 1 + std::uint64_t(i));
         }
         if (engine_b) {
             slot->b = std::make_unique<search::Engine<R>>(hash, threads);
             slot->b->set_tuning(sb.tuning);
             slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
+            slot->book_b = cli::book_player<R>(sb.book, "--b book=", 1001 + std::uint64_t(i));
         }
         if (!tables.dir.empty()) {
             if (slot->a && sa.tables) pieces = slot->a->set_tables(tables.dir, tables.cache_megabytes);
@@ -450,8 +477,8 @@ int run(const cli::Args& args) {
         slots.push_back(std::move(slot));
     }
     std::string name_a, name_b;
-    if (engine_a) name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval);
-    if (engine_b) name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval);
+    if (engine_a) name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval, sa.book);
+    if (engine_b) name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval, sb.book);
     if (!tables.dir.empty()) {
         if (engine_a) name_a += sa.tables ? ",egtb=on" : ",egtb=off";
         if (engine_b) name_b += sb.tables ? ",egtb=on" : ",egtb=off";
@@ -467,11 +494,13 @@ int run(const cli::Args& args) {
 
     for (auto& slot : slots) {
         if (slot->a)
-            slot->ca = std::make_unique<play::EngineContestant<R>>(*slot->a, limits, &slot->stats_a);
+            slot->ca = std::make_unique<play::EngineContestant<R>>(*slot->a, limits, &slot->stats_a,
+                                                                   slot->book_a.get());
         else
             slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
         if (slot->b)
-            slot->cb = std::make_unique<play::EngineContestant<R>>(*slot->b, limits, &slot->stats_b);
+            slot->cb = std::make_unique<play::EngineContestant<R>>(*slot->b, limits, &slot->stats_b,
+                                                                   slot->book_b.get());
         else
             slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
     }
@@ -624,7 +653,7 @@ int match_command(int argc, char** argv) {
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",
                           "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval",
-                          "concurrency", "analyse-factor"},
+                          "concurrency", "analyse-factor", "book", "book-ply", "book-margin"},
                          {"help", "analyse-losses"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
@@ -39,6 +40,10 @@ constexpr const char* kHelp =
     "                     each iteration prints K lines, 'multipv i' (or \"multipv\":i) first\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
+    DAMBIT_BOOK_HELP
+    "                     (the ply counts the --moves; a book move is printed as\n"
+    "                     'book M value V depth D weight W', or {\"book\":M,\"value\":V,...}\n"
+    "                     with --json, then the bestmove line, and nothing is searched)\n"
     "  --json             one object per iteration\n"
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
     "                     and a final {\"bestmove\":M}\n";
@@ -79,6 +84,23 @@ int run(const cli::Args& args) {
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
     const bool json = args.has("json");
+    if (const auto book = cli::book_player<R>(cli::book_option(args), "--book"))
+        if (const auto m = book->choose(p, history.size())) {
+            const std::string text = move_text<R>(m->move);
+            if (json)
+                fmt::print("{}\n{}\n",
+                           json::Object()
+                               .add("book", text)
+                               .add("value", m->value)
+                               .add("depth", m->depth)
+                               .add("weight", m->weight)
+                               .str(),
+                           json::Object().add("bestmove", text).str());
+            else
+                fmt::print("book {} value {} depth {} weight {}\nbestmove {}\n", text, m->value,
+                           m->depth, m->weight, text);
+            return 0;
+        }
 
     search::Engine<R> engine(hash, threads);
     engine.set_weights(cli::eval_option(args).get());
@@ -128,7 +150,7 @@ int search_command(int argc, char** argv) {
     const cli::Args args(
         argc, argv,
         {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb", "eval",
-         "egtb-cache", "multipv"},
+         "egtb-cache", "multipv", "book", "book-ply", "book-margin"},
         {"json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

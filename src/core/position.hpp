@@ -144,4 +144,24 @@ struct Position {
     }
 };
 
+// Positions in file records that keep them as three 64-bit words (`white`, `black`, `kings`, in
+// the geometry's bit layout) and `side` (0: White to move): selfplay data, opening books.
+template <class R, class Record>
+void pack_position(const Position<R>& p, Record& r) {
+    r.white = std::uint64_t(p.pieces[0]);
+    r.black = std::uint64_t(p.pieces[1]);
+    r.kings = std::uint64_t(p.kings);
+    r.side = p.side == Color::kWhite ? 0 : 1;
+}
+template <class R, class Record>
+Position<R> unpack_position(const Record& r) {
+    using B = typename R::Geometry::Bitboard;
+    Position<R> p;
+    p.pieces[0] = B(r.white);
+    p.pieces[1] = B(r.black);
+    p.kings = B(r.kings);
+    p.side = r.side == 0 ? Color::kWhite : Color::kBlack;
+    return p;
+}
+
 }  // namespace dambit

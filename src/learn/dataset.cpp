@@ -1,5 +1,7 @@
 #include "learn/dataset.hpp"
 
+#include "core/file_io.hpp"
+
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -17,28 +19,12 @@ constexpr std::size_t kHeaderBytes = 128, kNameBytes = 16, kSettingsBytes = 88;
 constexpr std::uint32_t kGameTag = 0x454d4147;  // "GAME"
 constexpr std::uint32_t kDoneTag = 0x454e4f44;  // "DONE"
 
-template <class T>
-void put(std::string& out, T v) {
-    char b[sizeof v];
-    std::memcpy(b, &v, sizeof v);
-    out.append(b, sizeof v);
-}
-template <class T>
-T get(const char* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-std::string padded(const std::string& s, std::size_t n) {
-    std::string out = s.substr(0, n);
-    out.resize(n, '\0');
-    return out;
-}
-std::string unpadded(const char* p, std::size_t n) {
-    const std::string s(p, n);
-    return s.substr(0, std::min(s.find('\0'), s.size()));
-}
+using file_io::get;
+using file_io::padded;
+using file_io::put;
+using file_io::read_all;
+using file_io::unpadded;
+using file_io::write_or_throw;
 
 std::string header_bytes(const DataHeader& h) {
     std::string out(kMagic, sizeof kMagic);
@@ -63,17 +49,6 @@ DataHeader parse_header(const std::string& bytes, const std::string& path) {
     h.seed = get<std::uint64_t>(bytes.data() + 32);
     h.settings = unpadded(bytes.data() + 40, kSettingsBytes);
     return h;
-}
-
-std::string read_all(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw std::runtime_error(fmt::format("cannot read '{}'", path));
-    std::string out;
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    std::fclose(f);
-    return out;
 }
 
 // The valid blocks of `bytes` after the header: their records, the games they hold, and where
@@ -115,12 +90,6 @@ Scan scan_blocks(const std::string& bytes) {
         s.end = at;
     }
     return s;
-}
-
-void write_or_throw(std::FILE* f, const std::string& bytes, const std::string& path) {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
-        fdatasync(fileno(f)) != 0)
-        throw std::runtime_error(fmt::format("cannot write '{}'", path));
 }
 
 }  // namespace

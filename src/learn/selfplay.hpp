@@ -63,10 +63,7 @@ bool quiet(const Position<R>& p) {
 template <class R>
 Sample sample_of(const Position<R>& p, search::Score score, std::uint32_t game) {
     Sample s;
-    s.white = std::uint64_t(p.pieces[0]);
-    s.black = std::uint64_t(p.pieces[1]);
-    s.kings = std::uint64_t(p.kings);
-    s.side = p.side == Color::kWhite ? 0 : 1;
+    pack_position(p, s);
     s.score = std::int16_t(std::clamp(score, -3000, 3000));
     s.game = game;
     return s;
@@ -74,13 +71,7 @@ Sample sample_of(const Position<R>& p, search::Score score, std::uint32_t game) 
 
 template <class R>
 Position<R> position_of(const Sample& s) {
-    using B = typename R::Geometry::Bitboard;
-    Position<R> p;
-    p.pieces[0] = B(s.white);
-    p.pieces[1] = B(s.black);
-    p.kings = B(s.kings);
-    p.side = s.side == 0 ? Color::kWhite : Color::kBlack;
-    return p;
+    return unpack_position<R>(s);
 }
 
 // Plays game number `game` of a run with `seed`: the quiet positions after the random start, in

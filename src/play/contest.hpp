@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "book/play.hpp"
 #include "play/match.hpp"
 #include "search/engine.hpp"
 
@@ -35,19 +36,22 @@ public:
 
 // dambit's own engine. With a clock the engine gets Limits{time_ms = its clock plus the
 // increment (added before the move), increment_ms}; with a move time, movetime_ms; otherwise
-// the fixed limits given (depth or nodes). `stats`, if given, must outlive it.
+// the fixed limits given (depth or nodes). With a book, the book's move where it has one (no
+// search then). `stats` and `book`, if given, must outlive it.
 template <class R>
 class EngineContestant final : public Contestant<R> {
     using G = typename R::Geometry;
 
 public:
     EngineContestant(search::Engine<R>& engine, const search::Limits& limits,
-                     PlayerStats* stats = nullptr)
-        : engine_(engine), limits_(limits), stats_(stats) {}
+                     PlayerStats* stats = nullptr, book::BookPlayer<R>* book = nullptr)
+        : engine_(engine), limits_(limits), stats_(stats), book_(book) {}
 
     void start_game(const Position<R>&, Color, const TimeControl&) override { engine_.new_game(); }
     Move<G> move(const Position<R>& p, const std::vector<Position<R>>& history,
                  const Turn<R>& turn) override {
+        if (book_)
+            if (const auto m = book_->choose(p, history.size())) return m->move.move;
         search::Limits l = limits_;
         if (turn.clocked) {
             l.time_ms = std::max<std::int64_t>(1, turn.clock_ms + turn.increment_ms);
@@ -66,6 +70,7 @@ private:
     search::Engine<R>& engine_;
     search::Limits limits_;
     PlayerStats* stats_;
+    book::BookPlayer<R>* book_;
 };
 
 // One game between two contestants: both are told of the game first (a failure to start

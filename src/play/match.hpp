@@ -23,6 +23,7 @@
 #include "core/key.hpp"
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "pdn/writer.hpp"
 #include "search/draw.hpp"
 #include "search/engine.hpp"
 
@@ -420,55 +421,33 @@ inline EloEstimate elo_estimate(int wins, int draws, int losses) {
     return e;
 }
 
-// One game in PDN: the tags, then the moves from the opening (FEN), numbered from the opening's
-// side to move, ending with the result; a comment says why the game ended.
+// One game in PDN, through the PDN writer (pdn/writer.hpp): the tags, then the moves from the
+// opening (FEN), numbered from the opening's side to move, captures in short notation unless
+// that is ambiguous, ending with the result; a comment says why the game ended.
 template <class R>
 std::string pdn_game(const Game<R>& g, const std::string& event, const std::string& round,
                      const std::string& white, const std::string& black) {
-    std::string s;
-    auto tag = [&](const char* name, const std::string& value) {
-        s += std::string("[") + name + " \"" + value + "\"]\n";
-    };
-    tag("Event", event);
-    tag("Round", round);
-    tag("White", white);
-    tag("Black", black);
-    tag("Result", g.result_text());
-    if constexpr (requires { R::kPdnGameType; }) tag("GameType", std::to_string(R::kPdnGameType));
-    tag("SetUp", "1");
-    tag("FEN", to_fen<R>(g.opening));
-    std::string body;
-    std::size_t column = 0;
-    auto word = [&](const std::string& w) {
-        if (column > 0 && column + 1 + w.size() > 79) {
-            body += '\n';
-            column = 0;
-        } else if (column > 0) {
-            body += ' ';
-            ++column;
-        }
-        body += w;
-        column += w.size();
-    };
-    // Moves are numbered in pairs starting with the variant's first mover; a record starting with
-    // the other side writes "1..." first.
-    int number = 1;
-    bool first_mover_to_move = g.opening.side == R::kFirstMover;
-    if (!first_mover_to_move && !g.moves.empty()) word("1...");
-    for (std::size_t i = 0; i < g.move_texts.size(); ++i) {
-        if (first_mover_to_move)
-            word(std::to_string(number) + ".");
-        else
-            ++number;
-        word(g.move_texts[i]);
-        first_mover_to_move = !first_mover_to_move;
+    using G = typename R::Geometry;
+    std::string s = pdn::tag_line("Event", event) + pdn::tag_line("Round", round) +
+                    pdn::tag_line("White", white) + pdn::tag_line("Black", black) +
+                    pdn::tag_line("Result", g.result_text());
+    if constexpr (requires { R::kPdnGameType; })
+        s += pdn::tag_line("GameType", std::to_string(R::kPdnGameType));
+    s += pdn::tag_line("SetUp", "1") + pdn::tag_line("FEN", to_fen<R>(g.opening));
+    std::vector<std::string> moves;
+    Position<R> p = g.opening;
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        FixedList<PathMove<G>, kMaxMoves> list;
+        generate_paths<R>(p, list);
+        const auto it = std::find_if(list.begin(), list.end(),
+                                     [&](const PathMove<G>& pm) { return pm.move == g.moves[i]; });
+        moves.push_back(it != list.end() ? pdn::pdn_move_text<R>(p, *it) : g.move_texts[i]);
+        p = p.play(g.moves[i]);
     }
-    // A comment cannot hold '}': a reason that has one gets ')' instead.
-    std::string comment = g.ending_text();
-    std::replace(comment.begin(), comment.end(), '}', ')');
-    word(fmt::format("{{{}}}", comment));
-    word(g.result_text());
-    return s + "\n" + body + "\n\n";
+    return s + "\n" +
+           pdn::movetext(moves, g.opening.side == R::kFirstMover, g.result_text(),
+                         g.ending_text()) +
+           "\n\n";
 }
 
 }  // namespace dambit::play

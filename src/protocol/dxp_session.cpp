@@ -426,10 +426,13 @@ public:
                     if (conn.peer_closed()) engine.stop();
                 };
                 const auto t0 = SteadyClock::now();
-                const auto r = engine_.go(g.pos, g.history, limits, callbacks);
+                std::optional<book::BookMove<International>> from_book;
+                if (o_.book) from_book = o_.book->choose(g.pos, g.history.size());
+                const Move<G> best = from_book ? from_book->move.move
+                                               : engine_.go(g.pos, g.history, limits, callbacks).best;
                 const auto used = ms_since(t0);
                 clocks.spend(ours, used);
-                const BoardMove m = path_of(g.pos, r.best);
+                const BoardMove m = path_of(g.pos, best);
                 if (!ch_.send(move_message(m, int((used + 500) / 1000))))
                     return broken("peer disconnected during our search", false);
                 g.play(m);

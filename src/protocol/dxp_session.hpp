@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "book/play.hpp"
 #include "play/match.hpp"
 #include "protocol/dxp.hpp"
 #include "protocol/net.hpp"
@@ -103,6 +104,7 @@ struct SessionOptions {
     int max_plies = 0;             // a game this long is drawn (0: no limit)
     int idle_timeout_ms = 300000;  // peer silence outside a game before the connection is closed
     int time_margin_ms = 5000;     // a peer's grace beyond its clock before it loses on time
+    book::BookPlayer<International>* book = nullptr;  // our opening book (not owned), or none
 };
 
 // One finished (or abandoned) game, from our side.

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "book/play.hpp"
 #include "core/variant.hpp"
 #include "protocol/hub_text.hpp"
 #include "search/engine.hpp"
@@ -128,6 +129,9 @@ struct Params {
     std::size_t egtb_cache = 64;
     int multipv = 1;
     std::string eval;
+    std::string book;  // opening book file, empty: none
+    int book_ply = 30;
+    int book_margin = 0;
 };
 
 // One variant's engine and game, behind a virtual interface so that the loop picks the variant
@@ -159,6 +163,14 @@ public:
         } catch (const std::exception& e) {
             out.error(fmt::format("eval {}: {} (the hand-made evaluation is used)", p.eval,
                                   e.what()));
+        }
+        if (!p.book.empty()) {
+            try {
+                book_ = std::make_unique<book::BookPlayer<R>>(
+                    book::load_book<R>(p.book), book::PlayOptions{p.book_ply, p.book_margin, 1});
+            } catch (const std::exception& e) {
+                out.error(fmt::format("book {} (no book is used)", e.what()));
+            }
         }
         if (!p.egtb.empty()) {
             try {
@@ -243,6 +255,9 @@ private:
                     search::Limits limits, Mode mode, Output& out) {
         // Pondering and analysis run until told to stop (an analysis with a level stops at it).
         if (mode == Mode::kPonder) limits = search::Limits{.infinite = true, .multipv = limits.multipv};
+        if (mode == Mode::kThink && book_)
+            if (const auto m = book_->choose(root, history.size()))
+                return "done move=" + hub_move_text<R>(m->move);
         typename search::Engine<R>::Callbacks cb;
         cb.stop_flag = &stop_;
         cb.iteration = [&](const search::Iteration<G>& it) {
@@ -278,6 +293,7 @@ private:
     }
 
     search::Engine<R> engine_;
+    std::unique_ptr<book::BookPlayer<R>> book_;
     Position<R> root_ = Position<R>::start();
     std::vector<Position<R>> history_;
     std::thread thread_;
@@ -309,6 +325,10 @@ void announce(Output& out, const Params& p) {
     out.line(fmt::format("param name=egtb-cache value={} type=int min=1 max=65536", p.egtb_cache));
     out.line(fmt::format("param name=multipv value={} type=int min=1 max=64", p.multipv));
     out.line(fmt::format("param name=eval value={} type=string", quote(p.eval)));
+    out.line(fmt::format("param name=book value={} type=string", quote(p.book)));
+    out.line(fmt::format("param name=book-ply value={} type=int min=0 max=10000", p.book_ply));
+    out.line(fmt::format("param name=book-margin value={} type=int min=0 max=10000",
+                         p.book_margin));
     out.line("wait");
 }
 
@@ -338,6 +358,12 @@ void set_param(Params& p, const Line& line) {
         p.egtb_cache = std::size_t(integer(1, 65536));
     } else if (*name == "eval") {
         p.eval = *value;
+    } else if (*name == "book") {
+        p.book = *value == "none" ? "" : *value;
+    } else if (*name == "book-ply") {
+        p.book_ply = int(integer(0, 10000));
+    } else if (*name == "book-margin") {
+        p.book_margin = int(integer(0, 10000));
     } else if (*name == "multipv") {
         p.multipv = int(integer(1, 64));
     }
@@ -350,7 +376,8 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     Output out(os);
     Params params{defaults.variant,      defaults.hash_megabytes,       defaults.threads,
                   defaults.egtb,         defaults.egtb_cache_megabytes, defaults.multipv,
-                  defaults.eval};
+                  defaults.eval,         defaults.book,
+                  defaults.book_ply,     defaults.book_margin};
     std::unique_ptr<Session> session;
     bool stale = true;  // the parameters changed since the session was made
     search::Limits level;
@@ -431,7 +458,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 set_param(params, line);
                 if (params.variant != old.variant || params.hash != old.hash ||
                     params.threads != old.threads || params.egtb != old.egtb ||
-                    params.egtb_cache != old.egtb_cache || params.eval != old.eval)
+                    params.egtb_cache != old.egtb_cache || params.eval != old.eval ||
+                    params.book != old.book || params.book_ply != old.book_ply ||
+                    params.book_margin != old.book_margin)
                     stale = true;
                 if (params.variant != before) pending_pos.reset();
             } else if (c == "init") {

@@ -19,6 +19,9 @@ struct ServerDefaults {
     std::size_t egtb_cache_megabytes = 64;
     int multipv = 1;
     std::string eval = "auto";  // auto, hand, learned or a weights file (search/weights.hpp)
+    std::string book;           // opening book file (dambit book build), empty: none
+    int book_ply = 30;          // the book is used for the first book_ply plies of a game
+    int book_margin = 0;        // a book move is drawn among those within this of the best
     // When set, every search stops after at most this many nodes and `level infinite` is not
     // infinite: for the fuzzer, which must not wait on a search.
     std::uint64_t node_cap = 0;

@@ -1,0 +1,214 @@
+// Building an opening book: drop-out expansion by search (Lincke), and the positions of games.
+//
+// Every step is a function of the book so far and the settings: the position expanded next
+// (Book::next_to_expand), the searches of its children (each from an empty table, one thread),
+// the games read. So a build interrupted and resumed from its journal, or continued to more
+// positions, makes the same book as one run without a stop, whatever the number of threads.
+#pragma once
+
+#include <atomic>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "book/book.hpp"
+#include "pdn/game.hpp"
+#include "search/engine.hpp"
+
+namespace dambit::book {
+
+// The search values of positions, several at once: each position is searched by one of
+// `threads` engines from an empty table with one thread, so its value does not depend on which.
+template <class R>
+class Searcher {
+public:
+    Searcher(int threads, std::size_t hash_megabytes, const search::LearnedWeights* weights,
+             const search::Limits& limits)
+        : limits_(limits) {
+        for (int t = 0; t < threads; ++t) {
+            engines_.push_back(std::make_unique<search::Engine<R>>(hash_megabytes, 1));
+            engines_.back()->set_weights(weights);
+        }
+    }
+
+    std::vector<search::Score> values(const std::vector<Position<R>>& positions) {
+        std::vector<search::Score> out(positions.size());
+        std::atomic<std::size_t> next{0};
+        std::exception_ptr failure;
+        std::mutex mutex;
+        const auto work = [&](search::Engine<R>& engine) {
+            try {
+                for (std::size_t i; (i = next++) < positions.size();) {
+                    engine.new_game();
+                    out[i] = engine.go(positions[i], {}, limits_).score;
+                }
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                failure = std::current_exception();
+            }
+        };
+        std::vector<std::thread> pool;
+        for (std::size_t t = 1; t < engines_.size() && t < positions.size(); ++t)
+            pool.emplace_back(work, std::ref(*engines_[t]));
+        work(*engines_[0]);
+        for (auto& t : pool) t.join();
+        if (failure) std::rethrow_exception(failure);
+        return out;
+    }
+
+private:
+    search::Limits limits_;
+    std::vector<std::unique_ptr<search::Engine<R>>> engines_;
+};
+
+// Adds `positions` not yet in the book with their search values and `flags`; returns the records
+// added (for the journal).
+template <class R>
+std::vector<Record> add_searched(Book<R>& book, Searcher<R>& searcher,
+                                 const std::vector<Position<R>>& positions, std::uint8_t flags) {
+    std::vector<Position<R>> todo;
+    std::unordered_set<std::uint64_t> taken;
+    for (const auto& p : positions)
+        if (!book.find(p) && taken.insert(position_key(p)).second) todo.push_back(p);
+    const auto values = searcher.values(todo);
+    std::vector<Record> out;
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+        Record r = record_of<R>(todo[i]);
+        r.value = std::int16_t(values[i]);
+        r.flags = std::uint8_t(Record::kSearched | flags);
+        book.upsert(r);
+        out.push_back(r);
+    }
+    return out;
+}
+
+// Positions expanded at once by one step of drop-out expansion in a book of n positions: one
+// in a book of fewer than 1000, one more for each further thousand, so that the priorities, which
+// cost a pass over the whole book, are computed once per thousandth of its size, and the searches
+// of a step keep the threads busy. A function of the book's size alone, so a build resumed or
+// continued takes the same steps.
+inline std::size_t batch_size(std::size_t n) {
+    return 1 + n / 1000;
+}
+
+// One step of drop-out expansion: the batch_size() positions of least priority each get every
+// legal move's position, each with its search value. Returns the records changed (the expanded
+// positions first), empty when no position is left to expand.
+template <class R>
+std::vector<Record> expand_next(Book<R>& book, Searcher<R>& searcher) {
+    using G = typename R::Geometry;
+    std::vector<Record> out;
+    std::vector<Position<R>> kids;
+    for (const auto i : book.to_expand(batch_size(book.size()))) {
+        Record parent = book.records()[i];
+        parent.flags |= Record::kExpanded;
+        out.push_back(parent);
+        const Position<R> p = position_of<R>(parent);
+        FixedList<PathMove<G>, kMaxMoves> list;
+        generate_paths<R>(p, list);
+        for (const auto& pm : list) kids.push_back(p.play(pm.move));
+    }
+    for (const auto& r : out) book.upsert(r);
+    const auto added = add_searched<R>(book, searcher, kids, 0);
+    out.insert(out.end(), added.begin(), added.end());
+    return out;
+}
+
+// Search values for the positions that have none (positions from games); `block` at a time,
+// each block handed to `done` (for the journal) as it is finished.
+template <class R, class F>
+void search_unsearched(Book<R>& book, Searcher<R>& searcher, std::size_t block, F&& done) {
+    std::vector<Record> todo;
+    for (const auto& r : book.records())
+        if (!(r.flags & Record::kSearched)) todo.push_back(r);
+    std::sort(todo.begin(), todo.end());
+    for (std::size_t at = 0; at < todo.size(); at += block) {
+        std::vector<Record> part(todo.begin() + long(at),
+                                 todo.begin() + long(std::min(todo.size(), at + block)));
+        std::vector<Position<R>> ps;
+        for (const auto& r : part) ps.push_back(position_of<R>(r));
+        const auto values = searcher.values(ps);
+        for (std::size_t k = 0; k < part.size(); ++k) {
+            part[k].value = std::int16_t(values[k]);
+            part[k].flags |= Record::kSearched;
+            book.upsert(part[k]);
+        }
+        done(part);
+    }
+}
+
+// Plies of each game read into a book from games.
+inline constexpr int kGamePlies = 60;
+
+// What the games of PDN files say: every position reached, from the start position along the
+// main lines, by at least `min_games` games with a result (a position whose predecessor in the
+// game was left out is left out too), with the number of those games and the points of the side
+// to move. Games of another variant, from another start, without a result or with an illegal
+// move are skipped and counted in `skipped`. Throws std::runtime_error for a file that cannot be
+// read.
+template <class R>
+std::vector<Record> records_from_games(const std::vector<std::string>& files, int min_games,
+                                       std::uint64_t& games, std::uint64_t& skipped) {
+    // Calls f(positions, white_points2) for each usable game.
+    const auto each_game = [&](auto&& f) {
+        games = skipped = 0;
+        for (const auto& file : files) {
+            std::ifstream in(file, std::ios::binary);
+            if (!in) throw std::runtime_error("cannot read '" + file + "'");
+            pdn::Reader reader(in);
+            pdn::RawGame raw;
+            pdn::Game<R> game;
+            while (reader.next(raw)) {
+                std::optional<pdn::Problem> problem;
+                const auto v = pdn::game_variant(raw, std::nullopt, problem);
+                const bool ours = v && variant_name(*v) == R::kName && raw.problems.empty() &&
+                                  !pdn::replay<R>(raw, game, kGamePlies) &&
+                                  game.start == Position<R>::start();
+                const auto outcome = pdn::outcome_of(game.result);
+                const bool decided = outcome && (*outcome == pdn::Outcome::kWhiteWins ||
+                                                 *outcome == pdn::Outcome::kBlackWins ||
+                                                 *outcome == pdn::Outcome::kDraw);
+                if (!ours || !decided) {
+                    ++skipped;
+                    continue;
+                }
+                ++games;
+                const std::uint32_t white2 = *outcome == pdn::Outcome::kWhiteWins ? 2
+                                             : *outcome == pdn::Outcome::kDraw    ? 1
+                                                                                  : 0;
+                std::vector<Position<R>> line{game.start};
+                for (const auto& pm : game.moves) line.push_back(line.back().play(pm.move));
+                f(line, white2);
+            }
+        }
+    };
+    std::unordered_map<std::uint64_t, std::uint32_t> count;
+    each_game([&](const std::vector<Position<R>>& line, std::uint32_t) {
+        for (const auto& p : line) ++count[position_key(p)];
+    });
+    std::unordered_map<std::uint64_t, Record> kept;
+    each_game([&](const std::vector<Position<R>>& line, std::uint32_t white2) {
+        for (const auto& p : line) {
+            const auto key = position_key(p);
+            if (count[key] < std::uint32_t(min_games)) break;
+            auto [it, added] = kept.emplace(key, record_of<R>(p));
+            Record& r = it->second;
+            if (added && p == Position<R>::start()) r.flags = Record::kRoot;
+            ++r.games;
+            r.points2 += p.side == Color::kWhite ? white2 : 2 - white2;
+        }
+    });
+    std::vector<Record> out;
+    for (const auto& [key, r] : kept) out.push_back(r);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace dambit::book

@@ -1,0 +1,159 @@
+#include "book/file.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include "core/file_io.hpp"
+
+namespace dambit::book {
+
+namespace {
+
+using file_io::get;
+using file_io::put;
+
+constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'B', 'K'};
+constexpr std::size_t kHeaderBytes = 128, kNameBytes = 16, kSettingsBytes = 88;
+constexpr std::uint32_t kBlockTag = 0x4b4f4f42;  // "BOOK"
+constexpr std::uint32_t kDoneTag = 0x454e4f44;   // "DONE"
+
+std::string header_bytes(const BookHeader& h) {
+    std::string out(kMagic, sizeof kMagic);
+    put(out, kBookVersion);
+    put(out, std::uint32_t(sizeof(Record)));
+    out += file_io::padded(h.variant, kNameBytes);
+    put(out, std::uint64_t(0));
+    out += file_io::padded(h.settings, kSettingsBytes);
+    return out;
+}
+
+BookHeader parse_header(const std::string& bytes, const std::string& path) {
+    if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw std::runtime_error(fmt::format("{}: not a dambit book file", path));
+    const auto version = get<std::uint32_t>(bytes.data() + 8);
+    const auto record = get<std::uint32_t>(bytes.data() + 12);
+    if (version != kBookVersion || record != sizeof(Record))
+        throw std::runtime_error(fmt::format("{}: book file version {} (this dambit reads {})",
+                                             path, version, kBookVersion));
+    return {file_io::unpadded(bytes.data() + 16, kNameBytes),
+            file_io::unpadded(bytes.data() + 40, kSettingsBytes)};
+}
+
+void append_records(std::string& out, const std::vector<Record>& records) {
+    out.append(reinterpret_cast<const char*>(records.data()), records.size() * sizeof(Record));
+}
+
+std::vector<Record> records_at(const char* p, std::size_t n) {
+    std::vector<Record> out(n);
+    std::memcpy(static_cast<void*>(out.data()), p, n * sizeof(Record));
+    return out;
+}
+
+}  // namespace
+
+BookFile read_book(const std::string& path) {
+    const std::string bytes = file_io::read_all(path);
+    BookFile b;
+    b.header = parse_header(bytes, path);
+    b.bytes = bytes.size();
+    const std::size_t body = bytes.size() - kHeaderBytes;
+    if (body < 24 || (body - 24) % sizeof(Record) != 0)
+        throw std::runtime_error(fmt::format("{}: truncated or corrupt book file", path));
+    const char* end = bytes.data() + bytes.size() - 24;
+    const auto n = get<std::uint64_t>(end + 8);
+    if (get<std::uint32_t>(end) != kDoneTag || n != (body - 24) / sizeof(Record) ||
+        get<std::uint64_t>(end + 16) != XXH64(bytes.data(), bytes.size() - 8, 0))
+        throw std::runtime_error(fmt::format("{}: corrupt book file (checksum)", path));
+    b.records = records_at(bytes.data() + kHeaderBytes, std::size_t(n));
+    return b;
+}
+
+void write_book(const std::string& path, const BookHeader& header, std::vector<Record> records) {
+    std::sort(records.begin(), records.end());
+    std::string bytes = header_bytes(header);
+    append_records(bytes, records);
+    put(bytes, kDoneTag);
+    put(bytes, std::uint32_t(0));
+    put(bytes, std::uint64_t(records.size()));
+    put(bytes, std::uint64_t(XXH64(bytes.data(), bytes.size(), 0)));
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
+    try {
+        file_io::write_or_throw(f, bytes, tmp);
+    } catch (...) {
+        std::fclose(f);
+        throw;
+    }
+    std::fclose(f);
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw std::runtime_error(fmt::format("cannot rename '{}': {}", tmp, ec.message()));
+}
+
+Journal::Journal(const std::string& path, const BookHeader& header, std::vector<Record>& records)
+    : part_(path + ".part") {
+    const std::string head = header_bytes(header);
+    records.clear();
+    std::error_code ec;
+    if (std::filesystem::exists(part_, ec)) {
+        const std::string bytes = file_io::read_all(part_);
+        const BookHeader old = parse_header(bytes, part_);
+        if (bytes.compare(0, kHeaderBytes, head) != 0)
+            throw std::runtime_error(fmt::format(
+                "'{}' was begun with other settings ({}: {}); remove it or give them", part_,
+                old.variant, old.settings));
+        std::size_t at = kHeaderBytes;
+        while (bytes.size() - at >= 8) {
+            const char* p = bytes.data() + at;
+            const auto n = get<std::uint32_t>(p + 4);
+            const std::size_t size = 8 + std::size_t(n) * sizeof(Record);
+            if (get<std::uint32_t>(p) != kBlockTag || bytes.size() - at < size + 8) break;
+            if (get<std::uint64_t>(p + size) != XXH64(p, size, 0)) break;
+            const auto block = records_at(p + 8, n);
+            records.insert(records.end(), block.begin(), block.end());
+            at += size + 8;
+        }
+        std::filesystem::resize_file(part_, at);
+        resumed_ = true;
+        f_ = std::fopen(part_.c_str(), "ab");
+    } else {
+        f_ = std::fopen(part_.c_str(), "wb");
+        if (f_) file_io::write_or_throw(f_, head, part_);
+    }
+    if (!f_) throw std::runtime_error(fmt::format("cannot write '{}'", part_));
+}
+
+Journal::~Journal() {
+    if (f_) std::fclose(f_);
+}
+
+void Journal::append(const std::vector<Record>& records) {
+    std::string block;
+    put(block, kBlockTag);
+    put(block, std::uint32_t(records.size()));
+    append_records(block, records);
+    put(block, std::uint64_t(XXH64(block.data(), block.size(), 0)));
+    // To disk at most once a second: a block handed to the system survives a kill, and a power
+    // cut loses at most the last second of a build (a step of a small build takes far less than
+    // a sync).
+    const auto now = std::chrono::steady_clock::now();
+    const bool sync = now - synced_ >= std::chrono::seconds(1);
+    file_io::write_or_throw(f_, block, part_, sync);
+    if (sync) synced_ = now;
+}
+
+void Journal::remove() {
+    if (f_) std::fclose(f_);
+    f_ = nullptr;
+    std::error_code ec;
+    std::filesystem::remove(part_, ec);
+}
+
+}  // namespace dambit::book

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# dambit book through the command line: reproducible and resumable builds (threads, a larger
+# --positions, kill -9), books from games checked against hand-computed values, the exact probe
+# output, books in use by search, match, hub and dxp, and every bad input a one-line error.
+# Usage: book_test.sh path/to/dambit
+set -u
+dambit=$1
+source "$(dirname "$0")/shell_helpers.sh"
+
+build=(book build --variant russian --nodes-per-position 300)
+# Twice with one thread, once with two: the same bytes.
+"$dambit" "${build[@]}" --positions 80 --out "$dir/a.book" > "$dir/a.txt" 2>&1 || bad "build a: $(cat "$dir/a.txt")"
+"$dambit" "${build[@]}" --positions 80 --out "$dir/b.book" > /dev/null 2>&1 || bad "build b"
+"$dambit" "${build[@]}" --positions 80 --out "$dir/c.book" --threads 2 > /dev/null 2>&1 || bad "build c"
+cmp -s "$dir/a.book" "$dir/b.book" && ok || bad "two builds differ"
+cmp -s "$dir/a.book" "$dir/c.book" && ok || bad "two threads change the book"
+[ -e "$dir/a.book.part" ] || [ -e "$dir/a.book.tmp" ] && bad "build left its part or tmp file" || ok
+grep -Eq '^variant russian, [0-9]+ positions in .*a.book \(nodes=300,eval=auto\); this run: [0-9]+ positions added, [0-9]+ expanded' \
+  "$dir/a.txt" && ok || bad "build summary: $(cat "$dir/a.txt")"
+# Stopped at 30 positions, then continued to 80: the one-shot book. Run again: nothing changes.
+"$dambit" "${build[@]}" --positions 30 --out "$dir/d.book" > /dev/null 2>&1 || bad "build d 30"
+cmp -s "$dir/a.book" "$dir/d.book" && bad "a 30-position book equals an 80-position one" || ok
+"$dambit" "${build[@]}" --positions 80 --out "$dir/d.book" > /dev/null 2> "$dir/d.err" || bad "build d 80"
+grep -q 'extending' "$dir/d.err" && ok || bad "extension not announced: $(cat "$dir/d.err")"
+cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "continued book differs from the one-shot one"
+"$dambit" "${build[@]}" --positions 80 --out "$dir/d.book" > /dev/null 2>&1 || bad "build d again"
+cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "a finished book changed when built again"
+
+# Killed with -9 in the middle and run again: the book of the run that was never stopped.
+slow=(book build --variant russian --nodes-per-position 1000 --positions 300)
+"$dambit" "${slow[@]}" --out "$dir/full.book" > /dev/null 2>&1 || bad "build full"
+"$dambit" "${slow[@]}" --out "$dir/killed.book" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 500); do
+  [ -s "$dir/killed.book.part" ] && [ "$(stat -c %s "$dir/killed.book.part")" -gt 3000 ] && break
+  sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
+  ok
+  printf 'BOOK\x09\x00\x00\x00torn' >> "$dir/killed.book.part"  # a block cut by the kill
+  expect_error part-is-no-book 2 'not a dambit book file|corrupt' -- book info --book "$dir/killed.book.part"
+  "$dambit" "${slow[@]}" --out "$dir/killed.book" > /dev/null 2> "$dir/k.err" || bad "resume"
+  grep -q 'resuming' "$dir/k.err" && ok || bad "resume not announced: $(cat "$dir/k.err")"
+  cmp -s "$dir/full.book" "$dir/killed.book" && ok || bad "resumed book differs"
+else
+  bad "the build ended before it could be killed"
+fi
+expect_error other-settings 2 "built with other settings" -- \
+  book build --variant russian --nodes-per-position 301 --positions 80 --out "$dir/a.book"
+
+# probe: exactly the documented JSON; every move a legal move of the position.
+json=$("$dambit" book probe --book "$dir/a.book" --json)
+grep -Eq '^\{"moves":\[\{"move":"[a-h][1-8]-[a-h][1-8]","value":-?[0-9]+,"depth":[0-9]+,"weight":[0-9]+\}(,\{"move":"[a-h][1-8]-[a-h][1-8]","value":-?[0-9]+,"depth":[0-9]+,"weight":[0-9]+\})*\]\}$' <<<"$json" &&
+  ok || bad "probe json: $json"
+legal=$("$dambit" moves --variant russian)
+for m in $(grep -Eo '"move":"[^"]*"' <<<"$json" | cut -d'"' -f4); do
+  grep -qw -- "$m" <<<"$legal" && ok || bad "book move $m is not legal: $legal"
+done
+# The expanded start has all seven first moves.
+[ "$(grep -o '"move"' <<<"$json" | wc -l)" -eq 7 ] && ok || bad "start not expanded: $json"
+[ "$("$dambit" book probe --book "$dir/a.book" --fen 'W:W21,22:B5,6' --json)" = '{"moves":[]}' ] && ok ||
+  bad "probe of a position not in the book"
+"$dambit" book info --book "$dir/a.book" > "$dir/info.txt" || bad "info"
+grep -Eq '^positions (8[0-9]|9[0-9]|1[0-9][0-9]), expanded [0-9]+, depth reached [1-9][0-9]*, size [0-9]+ bytes$' "$dir/info.txt" &&
+  ok || bad "info: $(cat "$dir/info.txt")"
+size=$(stat -c %s "$dir/a.book")
+grep -q "size $size bytes" "$dir/info.txt" && ok || bad "info size, file is $size: $(cat "$dir/info.txt")"
+
+# From games (hand-written): c3-d4 twice, both won by White; a3-b4 once, won by Black.
+cat > "$dir/games.pdn" <<'EOF'
+[GameType "25"]
+[Result "1-0"]
+1. c3-d4 f6-e5 2. d4:f6 g7:e5 1-0
+
+[GameType "25"]
+[Result "1-0"]
+1. c3-d4 f6-g5 1-0
+
+[GameType "25"]
+[Result "0-1"]
+1. a3-b4 b6-a5 0-1
+
+[GameType "20"]
+[Result "1-0"]
+1. 32-28 1-0
+EOF
+"$dambit" book build --variant russian --from-pdn "$dir/games.pdn" --min-games 2 --out "$dir/g2.book" > "$dir/g2.txt" 2>&1 ||
+  bad "from games: $(cat "$dir/g2.txt")"
+grep -q '^3 games read (1 skipped' "$dir/g2.txt" && ok || bad "games summary: $(cat "$dir/g2.txt")"
+# Reached twice or more: the start and c3-d4 only; after c3-d4 Black lost both games: -100 for
+# Black, +100 for White at the start.
+out=$("$dambit" book probe --book "$dir/g2.book" --json)
+[ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":1,"weight":2}]}' ] && ok || bad "probe g2: $out"
+grep -q '^positions 2, expanded 0, depth reached 1' <("$dambit" book info --book "$dir/g2.book") && ok ||
+  bad "info g2: $("$dambit" book info --book "$dir/g2.book")"
+# Every position once: after c3-d4 Black's best reply loses too (both end in White wins), so
+# c3-d4 is +100 with four plies of book below; a3-b4 is -100 (Black won), two plies.
+"$dambit" book build --variant russian --from-pdn "$dir/games.pdn" --min-games 1 --out "$dir/g1.book" > /dev/null 2>&1 ||
+  bad "from games, min 1"
+out=$("$dambit" book probe --book "$dir/g1.book" --json)
+[ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":4,"weight":2},{"move":"a3-b4","value":-100,"depth":2,"weight":1}]}' ] &&
+  ok || bad "probe g1: $out"
+# Checked and extended by search: every position searched, the book grown to 40 positions.
+"$dambit" book build --variant russian --from-pdn "$dir/games.pdn" --min-games 2 --nodes-per-position 300 \
+  --positions 40 --out "$dir/gs.book" > /dev/null 2>&1 || bad "from games with search"
+grep -Eq '^positions (4[0-9]|5[0-9]),' <("$dambit" book info --book "$dir/gs.book") && ok ||
+  bad "info gs: $("$dambit" book info --book "$dir/gs.book")"
+
+# In use. search: the book's best move, no search.
+best=$(grep -Eo '"move":"[^"]*"' <<<"$json" | head -1 | cut -d'"' -f4)
+out=$("$dambit" search --variant russian --book "$dir/a.book" --depth 3)
+grep -Eq "^book $best value -?[0-9]+ depth [0-9]+ weight [0-9]+\$" <<<"$out" && grep -q "^bestmove $best\$" <<<"$out" &&
+  ! grep -q '^depth' <<<"$out" && ok || bad "search --book: $out"
+out=$("$dambit" search --variant russian --book "$dir/a.book" --book-ply 0 --depth 3)
+grep -q '^depth 3' <<<"$out" && ok || bad "search --book-ply 0 searched: $out"
+# match: A with the book plays its best move first from the start; its PDN passes pdn check.
+"$dambit" match --variant russian --depth 2 --opening-plies 0 --a "book=$dir/a.book" --pgn "$dir/m.pdn" > "$dir/m.txt" 2>&1 ||
+  bad "match --a book=: $(cat "$dir/m.txt")"
+grep -q "^dambit match russian.*vs B" "$dir/m.txt" && grep -q "A .*book=$dir/a.book" "$dir/m.txt" && ok || bad "match names: $(head -1 "$dir/m.txt")"
+first=$(grep -A3 '^\[FEN' "$dir/m.pdn" | grep -Eo '^1\. [^ ]+' | head -1 | cut -d' ' -f2)
+[ "$first" = "$best" ] && ok || bad "match: A's first move $first, book's best $best"
+"$dambit" pdn check "$dir/m.pdn" > "$dir/check.txt" 2>&1 && ok || bad "pdn check of match --pgn: $(cat "$dir/check.txt")"
+# hub: the parameter book; the book's move comes without a search (no info line).
+out=$(printf 'hub\nset-param name=variant value=russian\nset-param name=book value=%s\ninit\npos\nlevel depth=3\ngo think\nquit\n' \
+  "$dir/a.book" | "$dambit" hub)
+grep -q '^param name=book ' <<<"$out" && grep -q '^done move=' <<<"$out" && ! grep -q '^info' <<<"$out" && ok ||
+  bad "hub book: $out"
+
+# Bad input: one line naming what is wrong, status 2.
+expect_error bad-fen 2 "xyz" -- book probe --book "$dir/a.book" --fen 'W:Wxyz:B1'
+expect_error missing-book 2 "cannot read '$dir/none.book'" -- book probe --book "$dir/none.book"
+cp "$dir/a.book" "$dir/corrupt.book"
+printf '\x55' | dd of="$dir/corrupt.book" bs=1 seek=200 conv=notrunc 2>/dev/null
+expect_error corrupt-book 2 "corrupt book file" -- book info --book "$dir/corrupt.book"
+head -c 100 "$dir/a.book" > "$dir/short.book"
+expect_error short-book 2 "not a dambit book file" -- book probe --book "$dir/short.book"
+expect_error probe-variant 2 "a russian book, not --variant international" -- \
+  book probe --variant international --book "$dir/a.book"
+expect_error search-variant 2 "--book: .*a russian book, not international" -- \
+  search --variant international --book "$dir/a.book" --depth 2
+expect_error match-book 2 "--a book=: cannot read '$dir/none.book'" -- \
+  match --a "book=$dir/none.book" --depth 1 --openings 1
+expect_error match-book-ply 2 "bad value 'x' for --b book-ply=x" -- match --b book-ply=x --depth 1 --openings 1
+expect_error dxp-book 2 "--book: .*a russian book, not international" -- dxp --connect 127.0.0.1:9 --book "$dir/a.book"
+expect_error hub-book 2 "--book: .*not a dambit book file" -- hub --book "$dir/short.book"
+expect_error positions 2 "bad value '0' for --positions" -- book build --out "$dir/x.book" --positions 0
+expect_error margin 2 "bad value '-1' for --book-margin" -- search --book "$dir/a.book" --book-margin -1
+expect_error margin-alone 2 "--book-margin goes with --book" -- search --book-margin 5 --depth 1
+expect_error both-limits 2 "not both" -- book build --out "$dir/x.book" --positions 5 --hours 1
+expect_error no-out 2 "needs --out" -- book build --positions 5
+expect_error no-pdn 2 "cannot read '$dir/none.pdn'" -- book build --out "$dir/x.book" --from-pdn "$dir/none.pdn"
+expect_error action 2 "unknown action 'grow'" -- book grow
+expect_error ballots 2 "unknown ballots 'nope'" -- book build --out "$dir/x.book" --ballots nope
+
+echo "book_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

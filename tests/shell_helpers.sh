@@ -1,0 +1,20 @@
+# Shared by the shell tests (sourced after `dambit=$1`): a temporary directory $dir removed at the
+# end, the pass and fail counts, and expect_error.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# expect_error NAME STATUS STDERR_REGEX -- ARGS...: the status, one line on stderr, nothing on stdout
+expect_error() {
+  local name=$1 want=$2 regex=$3
+  shift 4
+  local out err status
+  out=$("$dambit" "$@" 2>"$dir/err")
+  status=$?
+  err=$(cat "$dir/err")
+  if [ "$status" -eq "$want" ] && [ -z "$out" ] && grep -Eq -- "$regex" <<<"$err" &&
+     [ "$(wc -l <<<"$err")" -eq 1 ]; then ok; else
+    bad "$name: status $status, stdout '${out:0:200}', stderr '${err:0:300}'"; fi
+}
