@@ -7,12 +7,8 @@
 # Every background process runs under `timeout`, so the test ends by itself.
 set -u
 dambit=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+source "$(dirname "$0")/shell_helpers.sh"
+tmp=$dir
 
 # start_server OUT ARGS...: a server on a free port (retried); sets port and server_pid.
 start_server() {

@@ -25,12 +25,8 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Ranks that share the machine's cores: no binding, so that they take turns on the cores.
 mpirun=("$mpiexec" --oversubscribe --bind-to none)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+source "$(dirname "$0")/shell_helpers.sh"
+work=$dir
 # The columns that must agree: depth and nodes of each row, move and nodes of each --divide row
 # (the seconds differ from run to run); JSON without its seconds.
 counts() { awk '{print $1, $2}' "$1"; }
