@@ -29,14 +29,7 @@ cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "a finished book changed when bu
 # Killed with -9 in the middle and run again: the book of the run that was never stopped.
 slow=(book build --variant russian --nodes-per-position 1000 --positions 300)
 "$dambit" "${slow[@]}" --out "$dir/full.book" > /dev/null 2>&1 || bad "build full"
-"$dambit" "${slow[@]}" --out "$dir/killed.book" > /dev/null 2>&1 &
-pid=$!
-for _ in $(seq 500); do
-  [ -s "$dir/killed.book.part" ] && [ "$(stat -c %s "$dir/killed.book.part")" -gt 3000 ] && break
-  sleep 0.01
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+kill_midway "$dir/killed.book.part" 3000 "$dambit" "${slow[@]}" --out "$dir/killed.book"
 if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
   ok
   printf 'BOOK\x09\x00\x00\x00torn' >> "$dir/killed.book.part"  # a block cut by the kill

@@ -16,14 +16,7 @@ if grep -Eq '^variant russian, 256 games, [0-9]+ positions in .*one.dat \(nodes=
 [ -e "$dir/one.dat.part" ] && bad "selfplay left its part file" || ok
 
 # Killed in the middle and run again: the same file as the run that was never stopped.
-"$dambit" "${sp[@]}" --out "$dir/killed.dat" --threads 2 > /dev/null 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-  [ -s "$dir/killed.dat.part" ] && [ "$(stat -c %s "$dir/killed.dat.part")" -gt 4000 ] && break
-  sleep 0.02
-done
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+kill_midway "$dir/killed.dat.part" 4000 "$dambit" "${sp[@]}" --out "$dir/killed.dat" --threads 2
 if [ -e "$dir/killed.dat.part" ]; then
   # A reader refuses the part file.
   expect_error tune-part 2 'incomplete data file' -- tune --data "$dir/killed.dat.part" --out "$dir/x.dbw"
