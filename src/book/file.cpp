@@ -19,30 +19,17 @@ using file_io::get;
 using file_io::put;
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'B', 'K'};
-constexpr std::size_t kHeaderBytes = 128, kNameBytes = 16, kSettingsBytes = 88;
+using file_io::kHeaderBytes;
 constexpr std::uint32_t kBlockTag = 0x4b4f4f42;  // "BOOK"
 constexpr std::uint32_t kDoneTag = 0x454e4f44;   // "DONE"
 
 std::string header_bytes(const BookHeader& h) {
-    std::string out(kMagic, sizeof kMagic);
-    put(out, kBookVersion);
-    put(out, std::uint32_t(sizeof(Record)));
-    out += file_io::padded(h.variant, kNameBytes);
-    put(out, std::uint64_t(0));
-    out += file_io::padded(h.settings, kSettingsBytes);
-    return out;
+    return file_io::header_bytes(kMagic, kBookVersion, sizeof(Record), {h.variant, 0, h.settings});
 }
 
 BookHeader parse_header(const std::string& bytes, const std::string& path) {
-    if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        throw std::runtime_error(fmt::format("{}: not a dambit book file", path));
-    const auto version = get<std::uint32_t>(bytes.data() + 8);
-    const auto record = get<std::uint32_t>(bytes.data() + 12);
-    if (version != kBookVersion || record != sizeof(Record))
-        throw std::runtime_error(fmt::format("{}: book file version {} (this dambit reads {})",
-                                             path, version, kBookVersion));
-    return {file_io::unpadded(bytes.data() + 16, kNameBytes),
-            file_io::unpadded(bytes.data() + 40, kSettingsBytes)};
+    const auto h = file_io::parse_header(bytes, path, kMagic, kBookVersion, sizeof(Record), "book");
+    return {h.variant, h.settings};
 }
 
 void append_records(std::string& out, const std::vector<Record>& records) {

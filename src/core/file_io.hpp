@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -36,6 +37,42 @@ inline std::string padded(const std::string& s, std::size_t n) {
 inline std::string unpadded(const char* p, std::size_t n) {
     const std::string s(p, n);
     return s.substr(0, std::min(s.find('\0'), s.size()));
+}
+
+// The 128-byte header of these formats: an 8-byte magic, the format version and the record size
+// (u32 each), the variant's name (16 bytes), a u64 (the selfplay seed; 0 in books) and the
+// settings text (88 bytes).
+struct Header {
+    std::string variant;
+    std::uint64_t number = 0;
+    std::string settings;
+};
+inline constexpr std::size_t kHeaderBytes = 128;
+
+inline std::string header_bytes(const char (&magic)[8], std::uint32_t version,
+                                 std::uint32_t record_size, const Header& h) {
+    std::string out(magic, sizeof magic);
+    put(out, version);
+    put(out, record_size);
+    out += padded(h.variant, 16);
+    put(out, h.number);
+    out += padded(h.settings, 88);
+    return out;
+}
+
+// Parses the header of `bytes`; throws std::runtime_error("PATH: not a dambit KIND file") or
+// ("PATH: KIND file version V (this dambit reads W)").
+inline Header parse_header(const std::string& bytes, const std::string& path,
+                           const char (&magic)[8], std::uint32_t version,
+                           std::uint32_t record_size, const char* kind) {
+    if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), magic, sizeof magic) != 0)
+        throw std::runtime_error(path + ": not a dambit " + kind + " file");
+    const auto v = get<std::uint32_t>(bytes.data() + 8);
+    if (v != version || get<std::uint32_t>(bytes.data() + 12) != record_size)
+        throw std::runtime_error(path + ": " + kind + " file version " + std::to_string(v) +
+                                 " (this dambit reads " + std::to_string(version) + ")");
+    return {unpadded(bytes.data() + 16, 16), get<std::uint64_t>(bytes.data() + 32),
+            unpadded(bytes.data() + 40, 88)};
 }
 
 // The whole file; throws std::runtime_error("cannot read 'PATH'").

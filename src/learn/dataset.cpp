@@ -15,40 +15,28 @@ namespace dambit::learn {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'S', 'P'};
-constexpr std::size_t kHeaderBytes = 128, kNameBytes = 16, kSettingsBytes = 88;
+using file_io::kHeaderBytes;
 constexpr std::uint32_t kGameTag = 0x454d4147;  // "GAME"
 constexpr std::uint32_t kDoneTag = 0x454e4f44;  // "DONE"
 
 using file_io::get;
-using file_io::padded;
 using file_io::put;
 using file_io::read_all;
-using file_io::unpadded;
 using file_io::write_or_throw;
 
 std::string header_bytes(const DataHeader& h) {
-    std::string out(kMagic, sizeof kMagic);
-    put(out, kDataVersion);
-    put(out, std::uint32_t(sizeof(Sample)));
-    out += padded(h.variant, kNameBytes);
-    put(out, h.seed);
-    out += padded(h.settings, kSettingsBytes);
-    return out;
+    return file_io::header_bytes(kMagic, kDataVersion, sizeof(Sample),
+                                 {h.variant, h.seed, h.settings});
 }
 
 DataHeader parse_header(const std::string& bytes, const std::string& path) {
-    if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-        throw std::runtime_error(fmt::format("{}: not a dambit selfplay data file", path));
-    const auto version = get<std::uint32_t>(bytes.data() + 8);
-    const auto record = get<std::uint32_t>(bytes.data() + 12);
-    if (version != kDataVersion || record != sizeof(Sample))
-        throw std::runtime_error(fmt::format("{}: data file version {} (this dambit reads {})",
-                                             path, version, kDataVersion));
-    DataHeader h;
-    h.variant = unpadded(bytes.data() + 16, kNameBytes);
-    h.seed = get<std::uint64_t>(bytes.data() + 32);
-    h.settings = unpadded(bytes.data() + 40, kSettingsBytes);
-    return h;
+    const auto h = file_io::parse_header(bytes, path, kMagic, kDataVersion, sizeof(Sample),
+                                         "selfplay data");
+    DataHeader d;
+    d.variant = h.variant;
+    d.seed = h.number;
+    d.settings = h.settings;
+    return d;
 }
 
 // The valid blocks of `bytes` after the header: their records, the games they hold, and where
