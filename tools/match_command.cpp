@@ -339,9 +339,7 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
             1, rules.time.base_ms / 30 + rules.time.increment_ms);
     // In men, or a proven result as "win N" / "loss N" (N: plies to the end, as search prints).
     const auto score = [](search::Score s) {
-        if (search::is_decisive(s))
-            return fmt::format("{} {}", search::is_win(s) ? "win" : "loss", search::plies_to_end(s));
-        return fmt::format("{:+.2f}", s / 100.0);
+        return search::score_text(s, fmt::format("{:+.2f}", s / 100.0));
     };
     for (const char letter : {'A', 'B'}) {
         if (!(letter == 'A' ? engine_a : engine_b)) continue;

@@ -48,12 +48,6 @@ constexpr const char* kHelp =
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
     "                     and a final {\"bestmove\":M}\n";
 
-template <class R>
-std::string score_text(search::Score s) {
-    if (search::is_win(s)) return fmt::format("win {}", search::plies_to_end(s));
-    if (search::is_loss(s)) return fmt::format("loss {}", search::plies_to_end(s));
-    return std::to_string(s);
-}
 
 template <class R>
 int run(const cli::Args& args) {
@@ -127,7 +121,8 @@ int run(const cli::Args& args) {
             for (const auto& m : pv) line += " " + m;
             fmt::print("{}depth {} seldepth {} score {} nodes {} nps {} time {} pv{}\n",
                        several ? fmt::format("multipv {} ", it.multipv) : "", it.depth,
-                       it.seldepth, score_text<R>(it.score), it.nodes, it.nps, it.time_ms, line);
+                       it.seldepth, search::score_text(it.score, std::to_string(it.score)),
+                       it.nodes, it.nps, it.time_ms, line);
         }
         std::fflush(stdout);
     };

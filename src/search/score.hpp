@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <string>
 
 namespace dambit::search {
 
@@ -40,6 +41,13 @@ constexpr bool is_decisive(Score s) {
 // side is first left without a legal move.
 constexpr int plies_to_end(Score s) {
     return kWin - std::abs(s);
+}
+
+// A score as the command line prints it: "win N" / "loss N" for a proven result (N as
+// plies_to_end), `judged` otherwise.
+inline std::string score_text(Score s, const std::string& judged) {
+    if (!is_decisive(s)) return judged;
+    return (is_win(s) ? "win " : "loss ") + std::to_string(plies_to_end(s));
 }
 
 // The transposition table stores a win as a distance from the node, not from the root, so that the
