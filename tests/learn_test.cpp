@@ -73,14 +73,14 @@ search::LearnedWeights hand_as_learned() {
 
 // Antisymmetric pattern tables from the canonical parameters (as tune writes them), each
 // parameter a pseudo-random value.
-template <class R>
+template <class R, int Step = 2>
 search::LearnedWeights with_random_patterns(std::uint64_t seed) {
     using G = typename R::Geometry;
-    using L = search::PatternLayout<G>;
+    using L = search::PatternLayout<G, Step>;
     auto w = hand_as_learned<R>();
     w.tempo = 7;
     w.windows = L::kWindows;
-    w.patterns = learn::expanded_patterns<G>([&](std::uint32_t c, int ph) {
+    w.patterns = learn::expanded_patterns<G, Step>([&](std::uint32_t c, int ph) {
         learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
         return int(h.next() % 81) - 40;
     });
@@ -99,9 +99,9 @@ void check_hand_equivalence() {
     CHECK(checked > 500);
 }
 
-template <class R>
+template <class R, int Step = 2>
 void check_mirror(std::uint64_t seed) {
-    const search::LearnedEvaluator<R> e(with_random_patterns<R>(seed));
+    const search::LearnedEvaluator<R> e(with_random_patterns<R, Step>(seed));
     for (const auto& p : sample_positions<R>(10, seed)) REQUIRE(e.evaluate(p) == e.evaluate(mirrored(p)));
 }
 
@@ -163,6 +163,55 @@ TEST_CASE("pattern partners: an involution, and the evaluation of a mirrored pos
     check_mirror<Russian>(3);
     check_mirror<International>(4);
     check_mirror<English>(5);
+}
+
+TEST_CASE("pattern windows at every file and rank (step 1): the layout by hand, partners, mirror",
+          "[learn]") {
+    using L8 = search::PatternLayout<Board8, 1>;
+    using L10 = search::PatternLayout<Board10, 1>;
+    // Origins 0..4 on 8x8 and 0..6 on 10x10 in each direction.
+    STATIC_REQUIRE(L8::kWindows == 25);
+    STATIC_REQUIRE(L10::kWindows == 49);
+    STATIC_REQUIRE(search::pattern_step<Board8>(9) == 2);
+    STATIC_REQUIRE(search::pattern_step<Board8>(25) == 1);
+    STATIC_REQUIRE(search::pattern_step<Board10>(49) == 1);
+    STATIC_REQUIRE(search::pattern_step<Board10>(25) == 0);
+    // Window 1 on 8x8 is files b-e, ranks 1-4; window 5 files a-d, ranks 2-5; the last, 24,
+    // files e-h, ranks 5-8. Any 4x4 block of the board has 8 playable squares.
+    const auto inside = [](int w, int f0, int r0) {
+        for (int n = 1; n <= 32; ++n) {
+            const auto c = Board8::coord_of_square(n);
+            const bool in = c.file >= f0 && c.file < f0 + 4 && c.rank >= r0 && c.rank < r0 + 4;
+            if (bool(L8::kMask[w] & Board8::mask_of_square(n)) != in) return false;
+        }
+        return true;
+    };
+    CHECK(inside(0, 0, 0));
+    CHECK(inside(1, 1, 0));
+    CHECK(inside(5, 0, 1));
+    CHECK(inside(24, 4, 4));
+    for (int w = 0; w < L8::kWindows; ++w) CHECK(popcount(L8::kMask[w]) == 8);
+    for (int w = 0; w < L10::kWindows; ++w) CHECK(popcount(L10::kMask[w]) == 8);
+    // Turned round, the window at origin (1, 0) is the one at (3, 4) on 8x8 (covers files
+    // 1-4 -> 3-6, ranks 0-3 -> 4-7): window 4 * 5 + 3 = 23.
+    CHECK(L8::partner_window(1) == 23);
+    for (int w = 0; w < L10::kWindows; ++w)
+        for (int i = 0; i < search::kPatternIndices; i += 11) {
+            const int pw = L10::partner_window(w), pi = L10::partner_index(w, i);
+            REQUIRE(L10::partner_window(pw) == w);
+            REQUIRE(L10::partner_index(pw, pi) == i);
+        }
+    check_mirror<Russian, 1>(13);
+    check_mirror<International, 1>(14);
+    // Files of either layout load; another number of windows is refused by name.
+    auto w = with_random_patterns<International, 1>(15);
+    CHECK_NOTHROW(search::check_weights<International>(w, "f"));
+    const auto back = search::parse_weights(search::weights_bytes(w), "t");
+    CHECK(back.windows == 49);
+    CHECK(back.patterns == w.patterns);
+    w.windows = 25;
+    CHECK_THROWS_WITH(search::check_weights<International>(w, "f"),
+                      "f: 25 pattern windows, international has 16 or 49");
 }
 
 TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
@@ -342,6 +391,51 @@ TEST_CASE("fit features: the hand-made terms' numbers times the hand-made weight
         const double white = p.side == Color::kWhite ? hand.evaluate(p) : -hand.evaluate(p);
         REQUIRE(s == Approx(white).margin(2.01));
     }
+}
+
+// The fit's view of the patterns (position_features: each window's canonical pattern, signed)
+// times the canonical values must be what the evaluation adds for its tables (expanded from the
+// same values), in positions without kings (no draw scale), up to the blend's integer division.
+template <class R, int Step>
+void check_pattern_features(std::uint64_t seed) {
+    using G = typename R::Geometry;
+    using L = search::PatternLayout<G, Step>;
+    const auto value = [&](std::uint32_t c, int ph) {
+        learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
+        return int(h.next() % 81) - 40;
+    };
+    const auto with = with_random_patterns<R, Step>(seed);
+    auto without = with;
+    without.windows = 0;
+    without.patterns.clear();
+    const search::LearnedEvaluator<R> e(with), base(without);
+    const auto hand = search::eval_weights<R>();
+    std::vector<std::uint32_t> pats(L::kWindows);
+    int checked = 0;
+    for (const auto& p : sample_positions<R>(10, seed)) {
+        if (p.kings || !p.occupied()) continue;
+        float terms[learn::kHandParams], share, scale;
+        learn::position_features<R, Step>(p, hand, terms, pats.data(), share, scale);
+        double expect = 0;
+        for (const std::uint32_t c : pats) {
+            if (c == learn::kNoPattern) continue;
+            const double open = share;
+            const double v = open * value(c >> 1, 0) + (1 - open) * value(c >> 1, 1);
+            expect += (c & 1) ? -v : v;
+        }
+        const int diff = e.evaluate(p) - base.evaluate(p);
+        REQUIRE((p.side == Color::kWhite ? diff : -diff) == Approx(expect).margin(1.01));
+        ++checked;
+    }
+    CHECK(checked > 100);
+}
+
+TEST_CASE("fit features: the patterns as the fit sees them are the evaluation's, both layouts",
+          "[learn]") {
+    check_pattern_features<Russian, 2>(31);
+    check_pattern_features<Russian, 1>(32);
+    check_pattern_features<International, 2>(33);
+    check_pattern_features<International, 1>(34);
 }
 
 TEST_CASE("fit: pattern weights are fitted", "[learn]") {

@@ -53,6 +53,15 @@ grep -Eq '^held-out loss: fitted 0\.[0-9]+, hand-made 0\.[0-9]+ \([0-9]+ positio
 "$dambit" tune --variant russian --data "$dir/one.dat" --epochs 20 --model hand --out "$dir/h.dbw" \
   > "$dir/th.txt" 2>/dev/null && grep -q "model hand: 38 parameters" "$dir/th.txt" && ok || bad "tune hand model"
 
+# Every 4x4 window (step 1): 38 hand-made parameters + 25 windows * 6561 indices * 2 phases =
+# 328088; the file loads for a search.
+"$dambit" tune --variant russian --data "$dir/one.dat" --epochs 20 --pattern-step 1 --out "$dir/s1.dbw" \
+  > "$dir/ts1.txt" 2>/dev/null && grep -q "model patterns: 328088 parameters" "$dir/ts1.txt" && ok ||
+  bad "tune --pattern-step 1: $(cat "$dir/ts1.txt")"
+"$dambit" search --variant russian --depth 6 --eval "$dir/s1.dbw" | grep -q '^bestmove ' && ok ||
+  bad "search with step-1 weights"
+expect_error tune-step 2 "'3' for --pattern-step" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --pattern-step 3
+
 # The weights in use, and every way a weights file can be wrong.
 "$dambit" search --variant russian --depth 6 --eval "$dir/w1.dbw" | grep -q '^bestmove ' && ok || bad "search --eval FILE"
 "$dambit" bench --variant russian --depth 5 --eval "$dir/w1.dbw" | grep -q '^nodes ' && ok || bad "bench --eval FILE"

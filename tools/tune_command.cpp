@@ -21,7 +21,8 @@ namespace {
 
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
-    "         [--model hand|patterns] [--epochs N] [--rate R] [--l2 X] [--lambda L]\n"
+    "         [--model hand|patterns] [--pattern-step 2|1] [--epochs N] [--rate R] [--l2 X]\n"
+    "         [--lambda L]\n"
     "         [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
@@ -38,6 +39,8 @@ const char* const kHelp =
     "  --data FILES    selfplay data files of the variant, comma-separated\n"
     "  --out WEIGHTS   the weights file to write (written whole, then renamed)\n"
     "  --model M       hand or patterns (default patterns)\n"
+    "  --pattern-step S  the 4x4 windows start every S files and ranks: 2 (default; 9 windows\n"
+    "                  on 8x8, 16 on 10x10) or 1 (every window: 25 and 49)\n"
     "  --epochs N      full passes of Adam over the training positions (default 600)\n"
     "  --rate R        Adam's step in hundredths of a man (default 2)\n"
     "  --l2 X          penalty on the mean square of the pattern weights (default 0)\n"
@@ -52,10 +55,10 @@ const char* const kHelp =
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-template <class R>
-int run(const cli::Args& args) {
+template <class R, int Step>
+int run_layout(const cli::Args& args) {
     using G = typename R::Geometry;
-    using L = search::PatternLayout<G>;
+    using L = search::PatternLayout<G, Step>;
     const auto data = args.get("data");
     const auto out = args.get("out");
     if (!data || !out) throw cli::UsageError("tune needs --data FILES and --out WEIGHTS");
@@ -114,7 +117,7 @@ int run(const cli::Args& args) {
         for (std::size_t r = 0; r < f.rows; ++r) {
             const auto& x = samples[r];
             const Position<R> p = learn::position_of<R>(x);
-            learn::position_features<R>(p, hand, &f.terms[r * std::size_t(f.hand)],
+            learn::position_features<R, Step>(p, hand, &f.terms[r * std::size_t(f.hand)],
                                         &f.patterns[r * std::size_t(L::kWindows)],
                                         f.opening_share[r], f.scale[r]);
             const double result = (x.result + 1) / 2.0;
@@ -165,7 +168,7 @@ int run(const cli::Args& args) {
     learn::set_hand_params(params.data(), w.hand, w.tempo);
     if (fs.patterns) {
         w.windows = L::kWindows;
-        w.patterns = learn::expanded_patterns<G>([&](std::uint32_t c, int ph) {
+        w.patterns = learn::expanded_patterns<G, Step>([&](std::uint32_t c, int ph) {
             const double v = params[std::size_t(learn::kHandParams) + c * 2 + std::size_t(ph)];
             return int(std::clamp(std::lround(v), -30000L, 30000L));
         });
@@ -192,10 +195,10 @@ int run(const cli::Args& args) {
     const double result_hand = held_loss(hand_eval, 1.0);
     const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
-        "dambit tune --model {} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
+        "dambit tune --model {}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
         " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
-        model, fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
+        model, Step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
         held.size(), loss_fit, loss_hand, result_fit, result_hand);
     try {
         search::write_weights_file(*out, w);
@@ -213,12 +216,18 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+template <class R>
+int run(const cli::Args& args) {
+    const auto step = args.get_int("pattern-step", 2, 1, 2);
+    return step == 2 ? run_layout<R, 2>(args) : run_layout<R, 1>(args);
+}
+
 }  // namespace
 
 int tune_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
-                         {"variant", "data", "out", "model", "epochs", "rate", "l2", "lambda",
-                          "holdout", "k", "seed", "threads"},
+                         {"variant", "data", "out", "model", "pattern-step", "epochs", "rate", "l2",
+                          "lambda", "holdout", "k", "seed", "threads"},
                          {"help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

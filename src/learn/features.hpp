@@ -67,10 +67,10 @@ inline void set_hand_params(const double* p, search::EvalWeights& w, int& tempo)
 // The canonical parameter of each window's index: its place among the pattern parameters
 // (window * 6561 + index of the canonical member of its pair, times 2 for the two phases), with
 // bit 0 set when this member is the negated one; kNoPattern when the index is its own partner
-// (its weight is then 0).
-template <class G>
+// (its weight is then 0). Step is the windows' layout (search::PatternLayout).
+template <class G, int Step = 2>
 const std::vector<std::uint32_t>& canonical_patterns() {
-    using L = search::PatternLayout<G>;
+    using L = search::PatternLayout<G, Step>;
     static const std::vector<std::uint32_t> table = [] {
         std::vector<std::uint32_t> t(std::size_t(L::kWindows) * search::kPatternIndices);
         for (int w = 0; w < L::kWindows; ++w)
@@ -90,9 +90,9 @@ const std::vector<std::uint32_t>& canonical_patterns() {
 // The whole pattern tables ([window][index][phase], as weights files hold them) from the
 // canonical weights: value(c, phase) is the weight of canonical pattern c (window * 6561 +
 // index); the other member of each pair gets its negation, a self-partnered index 0.
-template <class G, class F>
+template <class G, int Step = 2, class F>
 std::vector<std::int16_t> expanded_patterns(F&& value) {
-    const auto& canon = canonical_patterns<G>();
+    const auto& canon = canonical_patterns<G, Step>();
     std::vector<std::int16_t> out(canon.size() * 2, 0);
     for (std::size_t i = 0; i < canon.size(); ++i) {
         if (canon[i] == kNoPattern) continue;
@@ -108,12 +108,12 @@ std::vector<std::int16_t> expanded_patterns(F&& value) {
 // Black's, the advancement split by the phase as the evaluation blends it; the tempo +1 when
 // White is to move, -1 otherwise), the canonical pattern of each window, the opening share of
 // the blend, and the draw scale (the evaluation's multiplier in known drawn endings, / 16).
-template <class R>
+template <class R, int Step = 2>
 void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
                        std::uint32_t* patterns, float& opening_share, float& scale) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
-    using L = search::PatternLayout<G>;
+    using L = search::PatternLayout<G, Step>;
     constexpr int S = search::HandEvaluator<R>::kStartMen;
     std::array<search::TermCounts, 2> t;
     search::term_counts<R>(p, fixed.back_rank_max, t);
@@ -133,7 +133,7 @@ void position_features(const Position<R>& p, const search::EvalWeights& fixed, f
     hand[i++] = float(t[0].long_diagonal - t[1].long_diagonal);
     hand[i++] = p.side == Color::kWhite ? 1.0f : -1.0f;
     const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
-    const auto& canon = canonical_patterns<G>();
+    const auto& canon = canonical_patterns<G, Step>();
     for (int w = 0; w < L::kWindows; ++w)
         patterns[w] = canon[std::size_t(w) * search::kPatternIndices + L::index(w, wm, bm)];
     scale = (p.kings || !p.occupied()) ? float(search::HandEvaluator<R>::draw_scale(p)) / 16.0f

@@ -4,7 +4,9 @@
 // A pattern is a 4x4 window of the board: its 8 playable squares, each empty (or a king), a white
 // man or a black man, make an index in 0..3^8-1 into a table of two weights, one for the opening
 // and one for the ending, blended by the number of men as the hand-made advancement is. The
-// windows start at every even file and rank (9 on 8x8, 16 on 10x10), so they overlap by half.
+// windows start at every even file and rank (step 2: 9 on 8x8, 16 on 10x10), so they overlap by
+// half, or at every file and rank (step 1: 25 and 49, every 4x4 window of the board); a weights
+// file's number of windows says which.
 // The tables are stored whole, but a fit keeps them antisymmetric under the board turned round
 // with the colours swapped (pattern_partner), so that the evaluation of a position and of its
 // mirror image are the same.
@@ -45,19 +47,23 @@ struct LearnedWeights {
 inline constexpr int kPatternSquares = 8;
 inline constexpr int kPatternIndices = 6561;  // 3^8
 
-// The 4x4 windows of geometry G and the base-3 arithmetic of their indices.
-template <class G>
+// The 4x4 windows of geometry G that start every Step files and ranks, and the base-3
+// arithmetic of their indices.
+template <class G, int Step = 2>
 struct PatternLayout {
+    static_assert(Step == 1 || Step == 2);
     using B = typename G::Bitboard;
     static constexpr int N = G::kSize;
-    static constexpr int kPerSide = (N - 4) / 2 + 1;  // origins 0, 2, ..., N - 4
+    static constexpr int kStep = Step;
+    static constexpr int kPerSide = (N - 4) / Step + 1;  // origins 0, Step, ..., N - 4
     static constexpr int kWindows = kPerSide * kPerSide;
 
-    // The playable squares of window w (origin file 2 * (w % kPerSide), rank 2 * (w / kPerSide)).
+    // The playable squares of window w (origin file Step * (w % kPerSide), rank
+    // Step * (w / kPerSide)).
     static constexpr std::array<B, kWindows> kMask = [] {
         std::array<B, kWindows> a{};
         for (int w = 0; w < kWindows; ++w) {
-            const int f0 = 2 * (w % kPerSide), r0 = 2 * (w / kPerSide);
+            const int f0 = Step * (w % kPerSide), r0 = Step * (w / kPerSide);
             for (int f = f0; f < f0 + 4; ++f)
                 for (int r = r0; r < r0 + 4; ++r)
                     if (const int n = G::square_of_coord(f, r)) a[w] |= G::mask_of_square(n);
@@ -106,7 +112,8 @@ struct PatternLayout {
     }
 
     // The window and index that window w with index `index` becomes when the board is turned
-    // round (a square at (f, r) goes to (N-1-f, N-1-r)) and the colours are swapped.
+    // round (a square at (f, r) goes to (N-1-f, N-1-r)) and the colours are swapped: the window
+    // at origin o covers o..o+3, turned N-4-o..N-1-o, the window kPerSide-1-k for the k-th origin.
     static constexpr int partner_window(int w) { return kWindows - 1 - w; }
     static constexpr int partner_index(int w, int index) {
         const int pw = partner_window(w);
@@ -172,19 +179,29 @@ void term_counts(const Position<R>& p, int back_rank_max, std::array<TermCounts,
     }
 }
 
+// The pattern step a weights file's number of windows names for geometry G: 2 or 1, or 0 when
+// it has no patterns or a number no layout has.
+template <class G>
+constexpr int pattern_step(int windows) {
+    return windows == PatternLayout<G, 2>::kWindows   ? 2
+           : windows == PatternLayout<G, 1>::kWindows ? 1
+                                                      : 0;
+}
+
 template <class R>
 class LearnedEvaluator final : public Evaluator<R> {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
-    using L = PatternLayout<G>;
 
 public:
     static constexpr int kStartMen = HandEvaluator<R>::kStartMen;
 
-    // `w` must be for this variant with 0 or L::kWindows windows (weights.hpp checks files).
-    explicit LearnedEvaluator(const LearnedWeights& w) : w_(w.hand), tempo_(w.tempo) {
-        if (w.windows == L::kWindows) {
-            patterns_.resize(std::size_t(L::kWindows) * kPatternIndices);
+    // `w` must be for this variant with no patterns or the windows of a layout (weights.hpp
+    // checks files).
+    explicit LearnedEvaluator(const LearnedWeights& w)
+        : w_(w.hand), tempo_(w.tempo), step_(pattern_step<G>(w.windows)) {
+        if (step_) {
+            patterns_.resize(std::size_t(w.windows) * kPatternIndices);
             for (std::size_t i = 0; i < patterns_.size(); ++i)
                 patterns_[i] = {w.patterns[2 * i], w.patterns[2 * i + 1]};
         }
@@ -195,15 +212,11 @@ public:
         term_counts<R>(p, w_.back_rank_max, t);
         const int phase = std::min(t[0].men + t[1].men, kStartMen);
         Score score = side_value(t[0], phase) - side_value(t[1], phase);
-        if (!patterns_.empty()) {
+        if (step_) {
             const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
-            int opening = 0, ending = 0;
-            for (int w = 0; w < L::kWindows; ++w) {
-                const Pair& e = patterns_[std::size_t(w) * kPatternIndices + L::index(w, wm, bm)];
-                opening += e.opening;
-                ending += e.ending;
-            }
-            score += (opening * phase + ending * (kStartMen - phase)) / kStartMen;
+            const Sum e = step_ == 2 ? pattern_sum<PatternLayout<G, 2>>(wm, bm)
+                                      : pattern_sum<PatternLayout<G, 1>>(wm, bm);
+            score += (e.opening * phase + e.ending * (kStartMen - phase)) / kStartMen;
         }
         if (p.kings || !p.occupied()) score = score * HandEvaluator<R>::draw_scale(p) / 16;
         return (p.side == Color::kWhite ? score : -score) + tempo_;
@@ -227,8 +240,22 @@ private:
     struct Pair {
         std::int16_t opening, ending;
     };
+    struct Sum {
+        int opening = 0, ending = 0;
+    };
+    template <class L>
+    Sum pattern_sum(B wm, B bm) const {
+        Sum s;
+        for (int w = 0; w < L::kWindows; ++w) {
+            const Pair& e = patterns_[std::size_t(w) * kPatternIndices + L::index(w, wm, bm)];
+            s.opening += e.opening;
+            s.ending += e.ending;
+        }
+        return s;
+    }
     EvalWeights w_;
     int tempo_;
+    int step_;  // the patterns' layout (PatternLayout's Step), 0 for none
     std::vector<Pair> patterns_;
 };
 

@@ -51,17 +51,19 @@ extern const BuiltinWeightsFile kBuiltinWeights[];
 extern const int kBuiltinWeightsCount;
 }  // namespace builtin_detail
 
-// Checks that `w` fits rule set R (its variant and its number of windows); throws
-// std::runtime_error naming `source` otherwise.
+// Checks that `w` fits rule set R (its variant and its number of windows: none, or one of the
+// two layouts); throws std::runtime_error naming `source` otherwise.
 template <class R>
 void check_weights(const LearnedWeights& w, const std::string& source) {
-    constexpr int windows = PatternLayout<typename R::Geometry>::kWindows;
+    using G = typename R::Geometry;
     if (w.variant != R::kName)
         throw std::runtime_error(source + ": weights for " + w.variant + ", not " +
                                  std::string(R::kName));
-    if (w.windows != 0 && w.windows != windows)
+    if (w.windows != 0 && pattern_step<G>(w.windows) == 0)
         throw std::runtime_error(source + ": " + std::to_string(w.windows) + " pattern windows, " +
-                                 std::string(R::kName) + " has " + std::to_string(windows));
+                                 std::string(R::kName) + " has " +
+                                 std::to_string(PatternLayout<G, 2>::kWindows) + " or " +
+                                 std::to_string(PatternLayout<G, 1>::kWindows));
 }
 
 }  // namespace dambit::search
