@@ -55,10 +55,14 @@ const char* const kHelp =
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-template <class R, int Step>
-int run_layout(const cli::Args& args) {
+template <class R>
+int run(const cli::Args& args) {
     using G = typename R::Geometry;
-    using L = search::PatternLayout<G, Step>;
+    // The windows' layout, a run-time value here: only the features and the tables' expansion
+    // depend on it (each layout compiled once, not the whole command twice).
+    const int step = int(args.get_int("pattern-step", 2, 1, 2));
+    const int windows = step == 2 ? search::PatternLayout<G, 2>::kWindows
+                                  : search::PatternLayout<G, 1>::kWindows;
     const auto data = args.get("data");
     const auto out = args.get("out");
     if (!data || !out) throw cli::UsageError("tune needs --data FILES and --out WEIGHTS");
@@ -107,19 +111,24 @@ int run_layout(const cli::Args& args) {
     const auto rows_of = [&](const std::vector<learn::Sample>& samples, double k) {
         learn::FitRows f;
         f.hand = learn::kHandParams;
-        f.windows = fs.patterns ? L::kWindows : 0;
+        f.windows = fs.patterns ? windows : 0;
         f.rows = samples.size();
         f.terms.resize(f.rows * std::size_t(f.hand));
-        f.patterns.resize(f.rows * std::size_t(L::kWindows));
+        f.patterns.resize(f.rows * std::size_t(windows));
         f.opening_share.resize(f.rows);
         f.scale.resize(f.rows);
         f.target.resize(f.rows);
         for (std::size_t r = 0; r < f.rows; ++r) {
             const auto& x = samples[r];
             const Position<R> p = learn::position_of<R>(x);
-            learn::position_features<R, Step>(p, hand, &f.terms[r * std::size_t(f.hand)],
-                                        &f.patterns[r * std::size_t(L::kWindows)],
-                                        f.opening_share[r], f.scale[r]);
+            float* terms = &f.terms[r * std::size_t(f.hand)];
+            std::uint32_t* patterns = &f.patterns[r * std::size_t(windows)];
+            learn::hand_features<R>(p, hand, terms, f.opening_share[r], f.scale[r]);
+            const auto wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
+            if (step == 2)
+                learn::window_features<G, 2>(wm, bm, patterns);
+            else
+                learn::window_features<G, 1>(wm, bm, patterns);
             const double result = (x.result + 1) / 2.0;
             const double score_white = x.side == 0 ? x.score : -x.score;
             f.target[r] = float(lambda * result + (1 - lambda) * sigmoid(score_white / k));
@@ -129,7 +138,7 @@ int run_layout(const cli::Args& args) {
     };
 
     std::vector<double> params(std::size_t(learn::kHandParams) +
-                               (fs.patterns ? std::size_t(L::kWindows) * search::kPatternIndices * 2
+                               (fs.patterns ? std::size_t(windows) * search::kPatternIndices * 2
                                             : 0));
     const auto start = learn::hand_params(hand, 0);
     std::copy(start.begin(), start.end(), params.begin());
@@ -167,11 +176,13 @@ int run_layout(const cli::Args& args) {
     w.hand = hand;
     learn::set_hand_params(params.data(), w.hand, w.tempo);
     if (fs.patterns) {
-        w.windows = L::kWindows;
-        w.patterns = learn::expanded_patterns<G, Step>([&](std::uint32_t c, int ph) {
+        w.windows = windows;
+        const auto value = [&](std::uint32_t c, int ph) {
             const double v = params[std::size_t(learn::kHandParams) + c * 2 + std::size_t(ph)];
             return int(std::clamp(std::lround(v), -30000L, 30000L));
-        });
+        };
+        w.patterns = step == 2 ? learn::expanded_patterns<G, 2>(value)
+                               : learn::expanded_patterns<G, 1>(value);
     }
     // The held-out loss, each evaluation as the engine computes it, against the target (`mix`:
     // the lambda of the fit) or against the results alone (mix 1).
@@ -198,7 +209,7 @@ int run_layout(const cli::Args& args) {
         "dambit tune --model {}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
         " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
-        model, Step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
+        model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
         held.size(), loss_fit, loss_hand, result_fit, result_hand);
     try {
         search::write_weights_file(*out, w);
@@ -214,12 +225,6 @@ int run_layout(const cli::Args& args) {
     fmt::print("man {} king {} tempo {}; weights written to {}\n", w.hand.man, w.hand.king,
                w.tempo, *out);
     return 0;
-}
-
-template <class R>
-int run(const cli::Args& args) {
-    const auto step = args.get_int("pattern-step", 2, 1, 2);
-    return step == 2 ? run_layout<R, 2>(args) : run_layout<R, 1>(args);
 }
 
 }  // namespace
