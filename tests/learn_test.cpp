@@ -71,8 +71,14 @@ search::LearnedWeights hand_as_learned() {
     return w;
 }
 
+// A pseudo-random value in -40..40 for canonical pattern c and phase ph.
+int random_pattern_value(std::uint64_t seed, std::uint32_t c, int ph) {
+    learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
+    return int(h.next() % 81) - 40;
+}
+
 // Antisymmetric pattern tables from the canonical parameters (as tune writes them), each
-// parameter a pseudo-random value.
+// parameter random_pattern_value().
 template <class R, int Step = 2>
 search::LearnedWeights with_random_patterns(std::uint64_t seed) {
     using G = typename R::Geometry;
@@ -80,10 +86,8 @@ search::LearnedWeights with_random_patterns(std::uint64_t seed) {
     auto w = hand_as_learned<R>();
     w.tempo = 7;
     w.windows = L::kWindows;
-    w.patterns = learn::expanded_patterns<G, Step>([&](std::uint32_t c, int ph) {
-        learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
-        return int(h.next() % 81) - 40;
-    });
+    w.patterns = learn::expanded_patterns<G, Step>(
+        [&](std::uint32_t c, int ph) { return random_pattern_value(seed, c, ph); });
     return w;
 }
 
@@ -400,10 +404,6 @@ template <class R, int Step>
 void check_pattern_features(std::uint64_t seed) {
     using G = typename R::Geometry;
     using L = search::PatternLayout<G, Step>;
-    const auto value = [&](std::uint32_t c, int ph) {
-        learn::SplitMix h{seed ^ (std::uint64_t(c) * 2 + std::uint64_t(ph))};
-        return int(h.next() % 81) - 40;
-    };
     const auto with = with_random_patterns<R, Step>(seed);
     auto without = with;
     without.windows = 0;
@@ -420,7 +420,8 @@ void check_pattern_features(std::uint64_t seed) {
         for (const std::uint32_t c : pats) {
             if (c == learn::kNoPattern) continue;
             const double open = share;
-            const double v = open * value(c >> 1, 0) + (1 - open) * value(c >> 1, 1);
+            const double v = open * random_pattern_value(seed, c >> 1, 0) +
+                             (1 - open) * random_pattern_value(seed, c >> 1, 1);
             expect += (c & 1) ? -v : v;
         }
         const int diff = e.evaluate(p) - base.evaluate(p);

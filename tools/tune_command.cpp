@@ -22,8 +22,7 @@ namespace {
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
     "         [--model hand|patterns] [--pattern-step 2|1] [--epochs N] [--rate R] [--l2 X]\n"
-    "         [--lambda L]\n"
-    "         [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
+    "         [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
@@ -123,12 +122,12 @@ int run(const cli::Args& args) {
             const Position<R> p = learn::position_of<R>(x);
             float* terms = &f.terms[r * std::size_t(f.hand)];
             std::uint32_t* patterns = &f.patterns[r * std::size_t(windows)];
-            learn::hand_features<R>(p, hand, terms, f.opening_share[r], f.scale[r]);
-            const auto wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
             if (step == 2)
-                learn::window_features<G, 2>(wm, bm, patterns);
+                learn::position_features<R, 2>(p, hand, terms, patterns, f.opening_share[r],
+                                               f.scale[r]);
             else
-                learn::window_features<G, 1>(wm, bm, patterns);
+                learn::position_features<R, 1>(p, hand, terms, patterns, f.opening_share[r],
+                                               f.scale[r]);
             const double result = (x.result + 1) / 2.0;
             const double score_white = x.side == 0 ? x.score : -x.score;
             f.target[r] = float(lambda * result + (1 - lambda) * sigmoid(score_white / k));
@@ -209,8 +208,9 @@ int run(const cli::Args& args) {
         "dambit tune --model {}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
         " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
-        model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda, holdout_pct, seed, k, sources, train.size(),
-        held.size(), loss_fit, loss_hand, result_fit, result_hand);
+        model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda,
+        holdout_pct, seed, k, sources, train.size(), held.size(), loss_fit, loss_hand, result_fit,
+        result_hand);
     try {
         search::write_weights_file(*out, w);
     } catch (const std::runtime_error& e) {

@@ -111,22 +111,17 @@ std::vector<std::int16_t> expanded_patterns(F&& value) {
     return out;
 }
 
-// The canonical pattern of each window of layout Step for the men `wm` (White) and `bm`.
-template <class G, int Step>
-void window_features(typename G::Bitboard wm, typename G::Bitboard bm, std::uint32_t* patterns) {
-    using L = search::PatternLayout<G, Step>;
-    const auto& canon = canonical_patterns<G, Step>();
-    for (int w = 0; w < L::kWindows; ++w)
-        patterns[w] = canon[std::size_t(w) * search::kPatternIndices + L::index(w, wm, bm)];
-}
-
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
 // Black's, the advancement split by the phase as the evaluation blends it; the tempo +1 when
-// White is to move, -1 otherwise), the opening share of the blend, and the draw scale (the
-// evaluation's multiplier in known drawn endings, / 16).
-template <class R>
-void hand_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
-                   float& opening_share, float& scale) {
+// White is to move, -1 otherwise), the canonical pattern of each window (layout Step), the
+// opening share of the blend, and the draw scale (the evaluation's multiplier in known drawn
+// endings, / 16).
+template <class R, int Step = 2>
+void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
+                       std::uint32_t* patterns, float& opening_share, float& scale) {
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    using L = search::PatternLayout<G, Step>;
     constexpr int S = search::HandEvaluator<R>::kStartMen;
     std::array<search::TermCounts, 2> t;
     search::term_counts<R>(p, fixed.back_rank_max, t);
@@ -145,17 +140,12 @@ void hand_features(const Position<R>& p, const search::EvalWeights& fixed, float
     hand[i++] = float(t[0].king_reach - t[1].king_reach);
     hand[i++] = float(t[0].long_diagonal - t[1].long_diagonal);
     hand[i++] = p.side == Color::kWhite ? 1.0f : -1.0f;
+    const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
+    const auto& canon = canonical_patterns<G, Step>();
+    for (int w = 0; w < L::kWindows; ++w)
+        patterns[w] = canon[std::size_t(w) * search::kPatternIndices + L::index(w, wm, bm)];
     scale = (p.kings || !p.occupied()) ? float(search::HandEvaluator<R>::draw_scale(p)) / 16.0f
                                        : 1.0f;
-}
-
-// Both: the hand-made terms and the canonical pattern of each window (layout Step).
-template <class R, int Step = 2>
-void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
-                       std::uint32_t* patterns, float& opening_share, float& scale) {
-    hand_features<R>(p, fixed, hand, opening_share, scale);
-    window_features<typename R::Geometry, Step>(p.pieces[0] & ~p.kings, p.pieces[1] & ~p.kings,
-                                                patterns);
 }
 
 }  // namespace dambit::learn

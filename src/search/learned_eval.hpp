@@ -54,7 +54,6 @@ struct PatternLayout {
     static_assert(Step == 1 || Step == 2);
     using B = typename G::Bitboard;
     static constexpr int N = G::kSize;
-    static constexpr int kStep = Step;
     static constexpr int kPerSide = (N - 4) / Step + 1;  // origins 0, Step, ..., N - 4
     static constexpr int kWindows = kPerSide * kPerSide;
 
