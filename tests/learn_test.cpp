@@ -20,6 +20,8 @@
 #include "search/learned_eval.hpp"
 #include "search/weights.hpp"
 
+#include <xxhash.h>
+
 using namespace dambit;
 
 namespace {
@@ -221,13 +223,35 @@ TEST_CASE("pattern windows at every file and rank (step 1): the layout by hand, 
 TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     auto w = with_random_patterns<Russian>(9);
     w.description = "a test";
+    w.king_opening = 11;
+    w.sole_king_opening = -12;
+    w.sole_king_ending = 13;
     const std::string bytes = search::weights_bytes(w);
     const auto back = search::parse_weights(bytes, "t");
     CHECK(back.variant == "russian");
     CHECK(back.description == "a test");
     CHECK(back.hand.king == w.hand.king);
     CHECK(back.tempo == 7);
+    CHECK(back.king_opening == 11);
+    CHECK(back.sole_king_opening == -12);
+    CHECK(back.sole_king_ending == 13);
     CHECK(back.patterns == w.patterns);
+    {
+        // A version 1 file (written before the king terms: the same bytes without their three
+        // i32 after the 40 hand-made ones) still loads, the king terms 0.
+        const std::size_t kings_at = 8 + 4 + 16 + 40 * 4;
+        std::string v1(bytes, 0, kings_at);
+        v1.append(bytes, kings_at + 12, bytes.size() - kings_at - 12 - 8);
+        v1[8] = 1;
+        const std::uint64_t sum = XXH64(v1.data(), v1.size(), 0);
+        v1.append(reinterpret_cast<const char*>(&sum), 8);
+        const auto old = search::parse_weights(v1, "v1");
+        CHECK(old.king_opening == 0);
+        CHECK(old.sole_king_opening == 0);
+        CHECK(old.sole_king_ending == 0);
+        CHECK(old.tempo == 7);
+        CHECK(old.patterns == w.patterns);
+    }
     auto expect = [&](std::string b, const std::string& message) {
         try {
             search::parse_weights(b, "t");
@@ -241,9 +265,9 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     expect(flipped, "t: weights file checksum mismatch");
     expect(bytes.substr(0, 100), "t: truncated weights file (ends in the hand-made weights)");
     expect("XAMBITEV" + bytes.substr(8), "t: not a dambit weights file");
-    std::string v2 = bytes;
-    v2[8] = 2;
-    expect(v2, "t: weights file version 2, this dambit reads 1");
+    std::string v3 = bytes;
+    v3[8] = 3;
+    expect(v3, "t: weights file version 3, this dambit reads 1 to 2");
     expect(bytes + "x", "t: 1 bytes after the checksum");
     // Another variant's weights are refused by the check every loader makes.
     CHECK_THROWS_WITH(search::check_weights<International>(back, "f"),
@@ -383,7 +407,9 @@ TEST_CASE("fit features: the hand-made terms' numbers times the hand-made weight
     // the hand-made weights with a position's numbers is the evaluation (White's side), up to
     // the integer division of the blend.
     const auto w = search::eval_weights<Russian>();
-    const auto params = learn::hand_params(w, 0);
+    search::LearnedWeights lw;
+    lw.hand = w;
+    const auto params = learn::hand_params(lw);
     const search::HandEvaluator<Russian> hand;
     std::vector<std::uint32_t> pats(9);
     for (const auto& p : sample_positions<Russian>(10, 21)) {
@@ -395,6 +421,41 @@ TEST_CASE("fit features: the hand-made terms' numbers times the hand-made weight
         const double white = p.side == Color::kWhite ? hand.evaluate(p) : -hand.evaluate(p);
         REQUIRE(s == Approx(white).margin(2.01));
     }
+}
+
+TEST_CASE("learned evaluation: the king terms, by hand", "[learn]") {
+    // Russian (24 men at the start). White: kings c1 and e1, men a3 c3 e3; Black: men b6 d6 f6
+    // h6: 7 men on the board, no drawn ending the evaluation knows (draw scale 16). White alone
+    // has kings: sole_king_opening 48 and sole_king_ending 24 add (48 * 7 + 24 * 17) / 24 = 31;
+    // king_opening 24 adds 2 kings * 24 * 7 / 24 = 14. The blend's integer division is done
+    // once over all its terms, so the sum may differ by one from the terms one by one.
+    const auto p = parse_fen<Russian>("W:WKc1,Ke1,a3,c3,e3:Bb6,d6,f6,h6");
+    REQUIRE(search::HandEvaluator<Russian>::draw_scale(p) == 16);
+    auto w = hand_as_learned<Russian>();
+    const search::LearnedEvaluator<Russian> base(w);
+    w.sole_king_opening = 48;
+    w.sole_king_ending = 24;
+    const search::LearnedEvaluator<Russian> sole(w);
+    CHECK(sole.evaluate(p) - base.evaluate(p) == Approx(31).margin(1));
+    w.king_opening = 24;
+    const search::LearnedEvaluator<Russian> both(w);
+    CHECK(both.evaluate(p) - base.evaluate(p) == Approx(31 + 14).margin(1));
+    // Black to move: the same from the other side.
+    const auto q = parse_fen<Russian>("B:WKc1,Ke1,a3,c3,e3:Bb6,d6,f6,h6");
+    CHECK(both.evaluate(q) - base.evaluate(q) == Approx(-(31 + 14)).margin(1));
+    // Once Black has a king too, nobody has the first king: only king_opening counts (2 - 1).
+    const auto r = parse_fen<Russian>("W:WKc1,Ke1,a3,c3,e3:Bb6,d6,f6,Kh6");
+    REQUIRE(search::HandEvaluator<Russian>::draw_scale(r) == 16);
+    CHECK(both.evaluate(r) - base.evaluate(r) == Approx(24 * 6 / 24).margin(1));
+    // The fit sees the same numbers: its features times the three weights.
+    float terms[learn::kHandParams], share, scale;
+    std::vector<std::uint32_t> pats(9);
+    learn::position_features<Russian>(p, w.hand, terms, pats.data(), share, scale);
+    const auto params = learn::hand_params(w);
+    double kings = 0;
+    for (int i = learn::kHandParams - 4; i < learn::kHandParams - 1; ++i)
+        kings += terms[i] * params[std::size_t(i)];
+    CHECK(kings == Approx(31 + 14).margin(1));
 }
 
 // The fit's view of the patterns (position_features: each window's canonical pattern, signed)

@@ -27,8 +27,9 @@ const char* const kHelp =
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
     "method), and writes them as a weights file (for --eval, or src/search/weights/ to compile\n"
-    "them in). The model 'hand' fits the hand-made terms and a tempo; 'patterns' (default)\n"
-    "adds a weight per 4x4 board region's contents, for the opening and for the ending.\n"
+    "them in). The model 'hand' fits the hand-made terms, three king terms (kings among many\n"
+    "men, the first king) and a tempo; 'patterns' (default) adds a weight per 4x4 board\n"
+    "region's contents, for the opening and for the ending.\n"
     "The games are split by the seed: PCT percent of them are held out, and the loss of the\n"
     "fitted weights and of the hand-made evaluation on them is printed, each evaluated as the\n"
     "engine evaluates (integer weights). Same data, settings and seed: the same weights,\n"
@@ -139,7 +140,9 @@ int run(const cli::Args& args) {
     std::vector<double> params(std::size_t(learn::kHandParams) +
                                (fs.patterns ? std::size_t(windows) * search::kPatternIndices * 2
                                             : 0));
-    const auto start = learn::hand_params(hand, 0);
+    search::LearnedWeights start_weights;
+    start_weights.hand = hand;
+    const auto start = learn::hand_params(start_weights);
     std::copy(start.begin(), start.end(), params.begin());
     // K from the hand-made weights on results alone (the target's mix needs K first).
     double k = args.get_double("k", 0, 0, 1e6);
@@ -173,7 +176,7 @@ int run(const cli::Args& args) {
     search::LearnedWeights w;
     w.variant = std::string(R::kName);
     w.hand = hand;
-    learn::set_hand_params(params.data(), w.hand, w.tempo);
+    learn::set_hand_params(params.data(), w);
     if (fs.patterns) {
         w.windows = windows;
         const auto value = [&](std::uint32_t c, int ph) {

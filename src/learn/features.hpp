@@ -18,7 +18,7 @@
 
 namespace dambit::learn {
 
-inline constexpr int kHandParams = 38;
+inline constexpr int kHandParams = 41;
 inline constexpr std::uint32_t kNoPattern = 0xffffffffu;
 
 inline std::vector<std::string> hand_param_names() {
@@ -27,12 +27,15 @@ inline std::vector<std::string> hand_param_names() {
     for (int r = 0; r < 10; ++r) n.push_back("advance_ending[" + std::to_string(r) + "]");
     for (const char* s : {"centre", "flank_imbalance", "back_rank"}) n.push_back(s);
     for (int r = 0; r < 10; ++r) n.push_back("runaway[" + std::to_string(r) + "]");
-    for (const char* s : {"king_mobility", "long_diagonal", "tempo"}) n.push_back(s);
+    for (const char* s : {"king_mobility", "long_diagonal", "king_opening", "sole_king_opening",
+                          "sole_king_ending", "tempo"})
+        n.push_back(s);
     return n;
 }
 
-// The hand-made weights (and tempo) as parameters, and back.
-inline std::array<double, kHandParams> hand_params(const search::EvalWeights& w, int tempo) {
+// The hand-made weights, the king terms and the tempo as parameters, and back.
+inline std::array<double, kHandParams> hand_params(const search::LearnedWeights& lw) {
+    const search::EvalWeights& w = lw.hand;
     std::array<double, kHandParams> p{};
     int i = 0;
     p[i++] = w.man;
@@ -45,10 +48,14 @@ inline std::array<double, kHandParams> hand_params(const search::EvalWeights& w,
     for (int v : w.runaway) p[i++] = v;
     p[i++] = w.king_mobility;
     p[i++] = w.long_diagonal;
-    p[i++] = tempo;
+    p[i++] = lw.king_opening;
+    p[i++] = lw.sole_king_opening;
+    p[i++] = lw.sole_king_ending;
+    p[i++] = lw.tempo;
     return p;
 }
-inline void set_hand_params(const double* p, search::EvalWeights& w, int& tempo) {
+inline void set_hand_params(const double* p, search::LearnedWeights& lw) {
+    search::EvalWeights& w = lw.hand;
     auto r = [&](double x) { return int(x >= 0 ? x + 0.5 : x - 0.5); };
     int i = 0;
     w.man = r(p[i++]);
@@ -61,7 +68,10 @@ inline void set_hand_params(const double* p, search::EvalWeights& w, int& tempo)
     for (int& v : w.runaway) v = r(p[i++]);
     w.king_mobility = r(p[i++]);
     w.long_diagonal = r(p[i++]);
-    tempo = r(p[i++]);
+    lw.king_opening = r(p[i++]);
+    lw.sole_king_opening = r(p[i++]);
+    lw.sole_king_ending = r(p[i++]);
+    lw.tempo = r(p[i++]);
 }
 
 // The canonical parameter of each window's index: its place among the pattern parameters
@@ -112,10 +122,10 @@ std::vector<std::int16_t> expanded_patterns(F&& value) {
 }
 
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
-// Black's, the advancement split by the phase as the evaluation blends it; the tempo +1 when
-// White is to move, -1 otherwise), the canonical pattern of each window (layout Step), the
-// opening share of the blend, and the draw scale (the evaluation's multiplier in known drawn
-// endings, / 16).
+// Black's, the advancement and the king terms split by the phase as the evaluation blends them;
+// the tempo +1 when White is to move, -1 otherwise), the canonical pattern of each window (layout
+// Step), the opening share of the blend, and the draw scale (the evaluation's multiplier in known
+// drawn endings, / 16).
 template <class R, int Step = 2>
 void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
                        std::uint32_t* patterns, float& opening_share, float& scale) {
@@ -139,6 +149,9 @@ void position_features(const Position<R>& p, const search::EvalWeights& fixed, f
     for (int r = 0; r < 10; ++r) hand[i++] = float(t[0].runaway[r] - t[1].runaway[r]);
     hand[i++] = float(t[0].king_reach - t[1].king_reach);
     hand[i++] = float(t[0].long_diagonal - t[1].long_diagonal);
+    hand[i++] = float(t[0].kings - t[1].kings) * opening_share;
+    hand[i++] = float(t[0].sole_king - t[1].sole_king) * opening_share;
+    hand[i++] = float(t[0].sole_king - t[1].sole_king) * (1.0f - opening_share);
     hand[i++] = p.side == Color::kWhite ? 1.0f : -1.0f;
     const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
     const auto& canon = canonical_patterns<G, Step>();

@@ -39,6 +39,11 @@ struct LearnedWeights {
     std::string description;  // how the weights were made: data, seed, losses (one paragraph)
     EvalWeights hand;         // the hand-made terms (back_rank_max and draw_scale are not fitted)
     int tempo = 0;            // for the side to move
+    // Kings beyond the hand-made terms (weights file version 2; 0 in older files): per king
+    // times the opening share of the blend (a king among many men), and for the side that alone
+    // has kings (the first king), an opening and an ending weight blended like the advancement.
+    int king_opening = 0;
+    int sole_king_opening = 0, sole_king_ending = 0;
     int windows = 0;          // pattern windows (0: no patterns)
     // [window][index][0 = opening, 1 = ending], windows * kPatternIndices * 2 entries.
     std::vector<std::int16_t> patterns;
@@ -141,6 +146,7 @@ struct TermCounts {
     int back = 0;   // men on the own back rank, at most back_rank_max (the opponent has no king)
     int long_diagonal = 0;
     int king_reach = 0;
+    int sole_king = 0;  // 1 when this colour has a king and the other has none
 };
 
 // The counts of both colours (index 0 White), as HandEvaluator weighs them.
@@ -169,6 +175,7 @@ void term_counts(const Position<R>& p, int back_rank_max, std::array<TermCounts,
         t.centre = popcount(B(men[c] & T::kCentre));
         const int wing = std::abs(2 * popcount(B(men[c] & T::kLeftWing)) - t.men);
         t.flank = std::max(wing - 1, 0);
+        t.sole_king = kings[c] && !kings[1 - c] ? 1 : 0;
         if (kings[c]) {
             t.long_diagonal = popcount(B(kings[c] & T::kLongDiagonal));
             const Lanes<B> reach = detail::king_reach<R>(kings[c], p.empty());
@@ -198,7 +205,12 @@ public:
     // `w` must be for this variant with no patterns or the windows of a layout (weights.hpp
     // checks files).
     explicit LearnedEvaluator(const LearnedWeights& w)
-        : w_(w.hand), tempo_(w.tempo), step_(pattern_step<G>(w.windows)) {
+        : w_(w.hand),
+          tempo_(w.tempo),
+          king_opening_(w.king_opening),
+          sole_opening_(w.sole_king_opening),
+          sole_ending_(w.sole_king_ending),
+          step_(pattern_step<G>(w.windows)) {
         if (step_) {
             patterns_.resize(std::size_t(w.windows) * kPatternIndices);
             for (std::size_t i = 0; i < patterns_.size(); ++i)
@@ -221,9 +233,11 @@ public:
         return (p.side == Color::kWhite ? score : -score) + tempo_;
     }
 
-    // The value of one colour's terms, with the advancement blended as HandEvaluator blends it.
+    // The value of one colour's terms, with the advancement blended as HandEvaluator blends it
+    // (and the king terms of weights file version 2 in the same blend).
     int side_value(const TermCounts& t, int phase) const {
-        int opening = 0, ending = 0, runaway = 0;
+        int opening = king_opening_ * t.kings + sole_opening_ * t.sole_king;
+        int ending = sole_ending_ * t.sole_king, runaway = 0;
         for (int r = 0; r < G::kSize; ++r) {
             opening += w_.advance_opening[r] * t.rank[r];
             ending += w_.advance_ending[r] * t.rank[r];
@@ -254,6 +268,7 @@ private:
     }
     EvalWeights w_;
     int tempo_;
+    int king_opening_, sole_opening_, sole_ending_;
     int step_;  // the patterns' layout (PatternLayout's Step), 0 for none
     std::vector<Pair> patterns_;
 };

@@ -18,7 +18,6 @@ namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'E', 'V'};
 constexpr std::size_t kNameBytes = 16;
-constexpr int kHandInts = 40;
 
 // The hand-made weights and the tempo in the file's order.
 std::vector<int*> hand_fields(EvalWeights& h, int& tempo) {
@@ -29,6 +28,12 @@ std::vector<int*> hand_fields(EvalWeights& h, int& tempo) {
     for (auto& v : h.runaway) f.push_back(&v);
     for (int* v : {&h.king_mobility, &h.long_diagonal, &h.draw_scale, &tempo}) f.push_back(v);
     return f;
+}
+
+// The king terms that version 2 added after the hand-made weights (version 1 files have none:
+// they are 0).
+std::vector<int*> king_fields(LearnedWeights& w) {
+    return {&w.king_opening, &w.sole_king_opening, &w.sole_king_ending};
 }
 
 class Reader {
@@ -75,14 +80,16 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     if (r.take(sizeof kMagic, "magic") != std::string_view(kMagic, sizeof kMagic))
         throw std::runtime_error(fmt::format("{}: not a dambit weights file", source));
     const auto version = r.get<std::uint32_t>("version");
-    if (version != kWeightsVersion)
-        throw std::runtime_error(fmt::format("{}: weights file version {}, this dambit reads {}",
+    if (version != 1 && version != kWeightsVersion)
+        throw std::runtime_error(fmt::format("{}: weights file version {}, this dambit reads 1 to {}",
                                              source, version, kWeightsVersion));
     LearnedWeights w;
     const auto name = r.take(kNameBytes, "variant name");
     w.variant = std::string(name.substr(0, std::min(name.find('\0'), name.size())));
     const auto fields = hand_fields(w.hand, w.tempo);
     for (int* f : fields) *f = r.get<std::int32_t>("hand-made weights");
+    if (version >= 2)
+        for (int* f : king_fields(w)) *f = r.get<std::int32_t>("king weights");
     w.windows = int(r.get<std::uint32_t>("window count"));
     const auto indices = r.get<std::uint32_t>("index count");
     if (w.windows > 64 || (w.windows && indices != kPatternIndices))
@@ -110,6 +117,7 @@ std::string weights_bytes(const LearnedWeights& w) {
     out += name;
     LearnedWeights copy = w;
     for (int* f : hand_fields(copy.hand, copy.tempo)) put(out, std::int32_t(*f));
+    for (int* f : king_fields(copy)) put(out, std::int32_t(*f));
     put(out, std::uint32_t(w.windows));
     put(out, std::uint32_t(w.windows ? kPatternIndices : 0));
     put(out, std::uint32_t(w.description.size()));

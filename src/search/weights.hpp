@@ -1,10 +1,11 @@
 // Weights files of the learned evaluation (search/learned_eval.hpp): reading, checking, writing,
 // and the files compiled into the program (src/search/weights/VARIANT.dbw).
 //
-// The format (version 1, little-endian): the 8 bytes "DAMBITEV"; u32 version; the variant's name
+// The format (version 2, little-endian): the 8 bytes "DAMBITEV"; u32 version; the variant's name
 // in 16 bytes, zero-padded; 40 i32: man, king, advance_opening[10], advance_ending[10], centre,
 // flank_imbalance, back_rank, back_rank_max, runaway[10], king_mobility, long_diagonal,
-// draw_scale, tempo; u32 windows; u32 indices per window (6561); u32 length and the bytes of the
+// draw_scale, tempo; 3 i32 (not in version 1, which is still read, these 0): king_opening,
+// sole_king_opening, sole_king_ending; u32 windows; u32 indices per window (6561); u32 length and the bytes of the
 // description; windows * indices * 2 i16 pattern weights ([window][index][opening, ending]); and
 // the XXH64 (seed 0) of every byte before it. docs/learning.md describes how files are made.
 #pragma once
@@ -19,7 +20,7 @@
 
 namespace dambit::search {
 
-inline constexpr std::uint32_t kWeightsVersion = 1;
+inline constexpr std::uint32_t kWeightsVersion = 2;
 
 // Reads weights from the bytes of a file; `source` names it in errors. Throws std::runtime_error
 // with one line naming what is wrong (not a weights file, another version, a bad checksum, a
