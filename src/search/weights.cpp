@@ -81,8 +81,9 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
         throw std::runtime_error(fmt::format("{}: not a dambit weights file", source));
     const auto version = r.get<std::uint32_t>("version");
     if (version != 1 && version != kWeightsVersion)
-        throw std::runtime_error(fmt::format("{}: weights file version {}, this dambit reads 1 to {}",
-                                             source, version, kWeightsVersion));
+        throw std::runtime_error(
+            fmt::format("{}: weights file version {}, this dambit reads 1 to {}", source, version,
+                        kWeightsVersion));
     LearnedWeights w;
     const auto name = r.take(kNameBytes, "variant name");
     w.variant = std::string(name.substr(0, std::min(name.find('\0'), name.size())));

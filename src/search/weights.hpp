@@ -5,9 +5,10 @@
 // in 16 bytes, zero-padded; 40 i32: man, king, advance_opening[10], advance_ending[10], centre,
 // flank_imbalance, back_rank, back_rank_max, runaway[10], king_mobility, long_diagonal,
 // draw_scale, tempo; 3 i32 (not in version 1, which is still read, these 0): king_opening,
-// sole_king_opening, sole_king_ending; u32 windows; u32 indices per window (6561); u32 length and the bytes of the
-// description; windows * indices * 2 i16 pattern weights ([window][index][opening, ending]); and
-// the XXH64 (seed 0) of every byte before it. docs/learning.md describes how files are made.
+// sole_king_opening, sole_king_ending; u32 windows; u32 indices per window (6561); u32 length and
+// the bytes of the description; windows * indices * 2 i16 pattern weights ([window][index]
+// [opening, ending]); and the XXH64 (seed 0) of every byte before it. docs/learning.md
+// describes how files are made.
 #pragma once
 
 #include <memory>
