@@ -26,6 +26,7 @@
 
 namespace dambit {
 namespace {
+namespace perft_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit perft [--variant V] [--fen FEN] --depth N [--duplicates drop|keep] [--divide]\n"
@@ -422,9 +423,11 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
     return failed ? 1 : 0;
 }
 
+}  // namespace perft_cmd
 }  // namespace
 
 int perft_command(int argc, char** argv) {
+    using namespace perft_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "fen", "depth", "duplicates", "threads", "hash", "max-seconds",
                           "checkpoint"},

@@ -9,6 +9,7 @@
 
 namespace dambit {
 namespace {
+namespace bench_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit bench [--variant V] [--depth N] [--threads T] [--hash MB] [--verbose]\n"
@@ -27,9 +28,11 @@ constexpr const char* kHelp =
     DAMBIT_EVAL_HELP
     "  --verbose          also print the node count of each position\n";
 
+}  // namespace bench_cmd
 }  // namespace
 
 int bench_command(int argc, char** argv) {
+    using namespace bench_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "depth", "threads", "hash", "egtb", "egtb-cache", "eval"},
                          {"verbose", "help"});
     if (args.has("help")) {

@@ -19,6 +19,7 @@
 
 namespace dambit {
 namespace {
+namespace book_cmd {
 
 const char* const kHelp =
     "usage: dambit book build --out FILE [options]   build an opening book\n"
@@ -311,9 +312,11 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     return 0;
 }
 
+}  // namespace book_cmd
 }  // namespace
 
 int book_command(int argc, char** argv) {
+    using namespace book_cmd;  // this file's helpers (the files build as one unit)
     if (const auto status = cli::help_instead_of_action(argc, argv, kHelp)) return *status;
     const std::string action = argv[0];
     if (action == "build") {

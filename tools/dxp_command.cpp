@@ -17,6 +17,7 @@
 
 namespace dambit {
 namespace {
+namespace dxp_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit dxp (--listen [HOST:]PORT | --connect HOST:PORT)\n"
@@ -194,9 +195,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace dxp_cmd
 }  // namespace
 
 int dxp_command(int argc, char** argv) {
+    using namespace dxp_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"listen", "connect", "games", "time", "moves", "fen", "movetime",
                           "max-plies", "max-games", "timeout", "name", "variant", "hash", "threads",

@@ -27,6 +27,7 @@
 
 namespace dambit {
 namespace {
+namespace egtb_cmd {
 
 namespace fs = std::filesystem;
 
@@ -416,9 +417,11 @@ int info(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace egtb_cmd
 }  // namespace
 
 int egtb_command(int argc, char** argv) {
+    using namespace egtb_cmd;  // this file's helpers (the files build as one unit)
     if (const auto status = cli::help_instead_of_action(argc, argv, kHelp)) return *status;
     const std::string action = argv[0];
     std::set<std::string> valued, flags = {"help"};

@@ -11,6 +11,7 @@
 
 namespace dambit {
 namespace {
+namespace hub_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit hub [--variant V] [--hash MB] [--threads T] [--egtb DIR [--egtb-cache MB]]\n"
@@ -37,9 +38,11 @@ constexpr const char* kHelp =
     "\n"
     "example:  printf 'hub\\ninit\\npos\\nlevel move-time=0.5\\ngo think\\n' | dambit hub\n";
 
+}  // namespace hub_cmd
 }  // namespace
 
 int hub_command(int argc, char** argv) {
+    using namespace hub_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "hash", "threads", "egtb", "egtb-cache", "multipv", "eval",
                                           "book", "book-ply", "book-margin"},
                          {"help"});

@@ -32,6 +32,7 @@
 
 namespace dambit {
 namespace {
+namespace match_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit match [--variant V] [--a SIDE] [--b SIDE]\n"
@@ -644,9 +645,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace match_cmd
 }  // namespace
 
 int match_command(int argc, char** argv) {
+    using namespace match_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",

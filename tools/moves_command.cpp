@@ -11,6 +11,7 @@
 
 namespace dambit {
 namespace {
+namespace moves_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit moves [--variant V] [--fen FEN] [--duplicates drop|keep] [--json]\n"
@@ -43,9 +44,11 @@ int list_moves(const Position<R>& p, bool json) {
     return 0;
 }
 
+}  // namespace moves_cmd
 }  // namespace
 
 int moves_command(int argc, char** argv) {
+    using namespace moves_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "fen", "duplicates"}, {"json", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);

@@ -18,6 +18,7 @@
 
 namespace dambit {
 namespace {
+namespace pdn_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit pdn check FILE... [--variant V] [--json]\n"
@@ -213,9 +214,11 @@ int fen(int argc, char** argv) {
     return 0;
 }
 
+}  // namespace pdn_cmd
 }  // namespace
 
 int pdn_command(int argc, char** argv) {
+    using namespace pdn_cmd;  // this file's helpers (the files build as one unit)
     if (const auto status = cli::help_instead_of_action(argc, argv, kHelp)) return *status;
     const std::string action = argv[0];
     if (action == "check") return check(argc - 1, argv + 1);

@@ -17,6 +17,7 @@
 
 namespace dambit {
 namespace {
+namespace search_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
@@ -139,9 +140,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace search_cmd
 }  // namespace
 
 int search_command(int argc, char** argv) {
+    using namespace search_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(
         argc, argv,
         {"variant", "fen", "moves", "depth", "nodes", "movetime", "threads", "hash", "egtb", "eval",

@@ -20,6 +20,7 @@
 namespace dambit {
 
 namespace {
+namespace selfplay_cmd {
 
 const char* const kHelp =
     "usage: dambit selfplay [--variant V] --out FILE [--games N | --positions N]\n"
@@ -188,9 +189,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace selfplay_cmd
 }  // namespace
 
 int selfplay_command(int argc, char** argv) {
+    using namespace selfplay_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "out", "games", "positions", "nodes", "random-plies",
                           "max-plies", "seed", "threads", "hash", "eval"},

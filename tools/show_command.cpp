@@ -12,6 +12,7 @@
 
 namespace dambit {
 namespace {
+namespace show_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit show [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"] [--flip]\n"
@@ -85,9 +86,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace show_cmd
 }  // namespace
 
 int show_command(int argc, char** argv) {
+    using namespace show_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "fen", "moves", "svg", "size"},
                          {"flip", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });

@@ -15,6 +15,7 @@
 
 namespace dambit {
 namespace {
+namespace solve_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
@@ -140,9 +141,11 @@ int run(const cli::Args& args) {
     return wrong ? 1 : 0;
 }
 
+}  // namespace solve_cmd
 }  // namespace
 
 int solve_command(int argc, char** argv) {
+    using namespace solve_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash",
                                           "egtb", "egtb-cache"},
                          {"draw-rules", "help"});

@@ -18,6 +18,7 @@
 namespace dambit {
 
 namespace {
+namespace tune_cmd {
 
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
@@ -230,9 +231,11 @@ int run(const cli::Args& args) {
     return 0;
 }
 
+}  // namespace tune_cmd
 }  // namespace
 
 int tune_command(int argc, char** argv) {
+    using namespace tune_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "data", "out", "model", "pattern-step", "epochs", "rate", "l2",
                           "lambda", "holdout", "k", "seed", "threads"},
