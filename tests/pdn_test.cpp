@@ -19,6 +19,8 @@
 #include "pdn/game.hpp"
 #include "pdn/reader.hpp"
 #include "pdn/writer.hpp"
+#include "play/analysis.hpp"
+#include "search/engine.hpp"
 
 using namespace dambit;
 using namespace dambit::pdn;
@@ -702,6 +704,11 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
     CHECK(movetext({"c3-d4", "f6-g5", "b2-c3"}, true, "1-0", "time } out") ==
           "1. c3-d4 f6-g5 2. b2-c3 {time ) out} 1-0");
     CHECK(movetext({}, false, "*") == "*");
+    // A comment after a move; the second mover's move after one gets its number again.
+    CHECK(movetext({"c3-d4", "f6-g5", "b2-c3", "g7-f6"}, true, "*", "",
+                   {"+5", "", "-3}"}) == "1. c3-d4 {+5} 1... f6-g5 2. b2-c3 {-3)} 2... g7-f6 *");
+    CHECK(movetext({"f6-g5", "c3-d4", "g7-f6"}, false, "0-1", "", {"a", "b"}) ==
+          "1... f6-g5 {a} 2. c3-d4 {b} 2... g7-f6 0-1");
     // A line break in a tag value becomes a space.
     CHECK(tag_line("Annotator", "a\nb") == "[Annotator \"a b\"]\n");
     // Lines stay within 79 characters.
@@ -749,5 +756,118 @@ TEST_CASE("PDN round trip: read, write, read gives the same games", "[pdn]") {
             ++games;
         }
         CHECK(games > 0);
+    }
+}
+
+TEST_CASE("PDN analyse: losses and marks, by hand", "[pdn]") {
+    using play::Mark;
+    using play::mark_of;
+    using play::move_loss;
+    using search::loss_in;
+    using search::win_in;
+    const play::MarkThresholds t;  // 5, 10, 15 points of expected score
+    // Judged scores: the difference, never below 0.
+    CHECK(move_loss(30, -20) == 50);
+    CHECK(move_loss(-20, 30) == 0);
+    CHECK(move_loss(-40, -40) == 0);
+    // A proven win counts as 1000: missing it for +50 loses 950; a slower win loses nothing.
+    CHECK(move_loss(win_in(5), 50) == 950);
+    CHECK(move_loss(win_in(5), win_in(9)) == 0);
+    // Walking into a proven loss from +30 loses 1030; among lost positions nothing is lost.
+    CHECK(move_loss(30, loss_in(3)) == 1030);
+    CHECK(move_loss(loss_in(7), loss_in(3)) == 0);
+    // Expected score 1 / (1 + exp(-s / 150)), by hand: s = 0 gives 0.5; s = -100 gives
+    // 1 / (1 + e^0.6667) = 1 / 2.9477 = 0.3392, a drop of 16.08 points (a man lost in a level
+    // position: a blunder); 451 gives 1 / (1 + e^-3.0067) = 0.9529 and 344 gives
+    // 1 / (1 + e^-2.2933) = 0.9083, a drop of 4.46 (a man given back from four and a half men up:
+    // no mark); -40 gives 0.4337 (6.63: an inaccuracy); -80 gives 0.3697 (13.03: a mistake).
+    CHECK(play::expected_drop(0, -100) == Approx(16.08).margin(0.01));
+    CHECK(play::expected_drop(451, 344) == Approx(4.46).margin(0.01));
+    CHECK(play::expected_drop(0, -40) == Approx(6.63).margin(0.01));
+    CHECK(play::expected_drop(0, -80) == Approx(13.03).margin(0.01));
+    CHECK(play::expected_drop(-40, 0) == 0);
+    // Proven results are certainties: from a proven win to +300 (0.8808) drops 11.92 points.
+    CHECK(play::expected_drop(win_in(11), 300) == Approx(11.92).margin(0.01));
+    CHECK(play::expected_drop(0, loss_in(2)) == 50);
+    CHECK(mark_of(4.99, t) == Mark::kNone);
+    CHECK(mark_of(5, t) == Mark::kInaccuracy);
+    CHECK(mark_of(10, t) == Mark::kMistake);
+    CHECK(mark_of(14.9, t) == Mark::kMistake);
+    CHECK(mark_of(15, t) == Mark::kBlunder);
+    CHECK(std::string(play::mark_text(Mark::kBlunder)) == "??");
+}
+
+TEST_CASE("PDN analyse: the blunder of a published game", "[pdn]") {
+    using play::Mark;
+    // russian-game.pdn: after 6... g5-f4 White's e3 must take f4, f6 and d6 (e3:g5:e7:c5) and
+    // Black's b6 takes back only c5 (b6:d4): two men lost by force. 6... h8-g7 instead leaves no
+    // capture for White (b4 and h4 have no black man beside them with the square behind empty).
+    const auto games = read_file("russian-game.pdn");
+    const Game<Russian> g = replayed<Russian>(games[0]);
+    search::Engine<Russian> engine(16, 1);
+    search::Limits limits;
+    limits.depth = 8;
+    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, limits);
+    REQUIRE(a.plies.size() == 17);
+
+    const auto& blunder = a.plies[11];
+    CHECK(blunder.played == "g5-f4");
+    CHECK(blunder.side == Color::kBlack);
+    CHECK_FALSE(blunder.forced);
+    CHECK(blunder.best != "g5-f4");
+    CHECK(blunder.played_score <= -150);  // two men down (a man is about 100)
+    CHECK(blunder.mark == Mark::kBlunder);
+
+    // Forced, the only legal move (by hand, from the diagrams): 2. d4:f6 (only d4 stands beside a
+    // black man, e5, with the square behind empty); 5... e5:c3 (g5's neighbour h4 is on the edge);
+    // 6. d2:b4 (b2 has been empty since 3. b2-c3); 7. e3:g5:e7:c5 (above); 7... b6:d4; 8... d4:f2.
+    // Not forced: 2... g7:e5 and e7:g5 both take f6; 9. g1:e3 and e1:g3 both take f2.
+    for (const std::size_t k : {2, 9, 10, 12, 13, 15}) CHECK(a.plies[k].forced);
+    CHECK_FALSE(a.plies[3].forced);
+    CHECK_FALSE(a.plies[16].forced);
+
+    // What the analysis promises of every move: a played move is worth the next position's score
+    // for the other side; a forced move is worth its position's score and loses nothing; the
+    // summaries count the marks of each side's analysed moves.
+    play::SideSummary white, black;
+    for (std::size_t k = 0; k < a.plies.size(); ++k) {
+        const auto& p = a.plies[k];
+        INFO("ply " << k);
+        CHECK(p.ply == int(k));
+        CHECK(p.side == (k % 2 == 0 ? Color::kWhite : Color::kBlack));
+        const search::Score next = k + 1 < a.plies.size() ? a.plies[k + 1].score : a.final_score;
+        CHECK(p.played_score == -next);
+        CHECK(p.loss >= 0);
+        CHECK(p.drop >= 0);
+        if (p.forced) {
+            CHECK(p.score == p.played_score);
+            CHECK(p.loss == 0);
+            CHECK(p.drop == 0);
+            CHECK(p.mark == Mark::kNone);
+            CHECK(p.best.empty());
+            continue;
+        }
+        CHECK_FALSE(p.best.empty());
+        CHECK(p.depth == 8);
+        if (p.best == p.played) CHECK((p.loss == 0 && p.drop == 0));
+        CHECK(p.mark == play::mark_of(p.drop, {}));
+        auto& s = p.side == Color::kWhite ? white : black;
+        ++s.moves;
+        s.total_loss += p.loss;
+        s.blunders += p.mark == Mark::kBlunder;
+    }
+    CHECK(a.white.moves == white.moves);
+    CHECK(a.black.moves == black.moves);
+    CHECK(a.white.total_loss == white.total_loss);
+    CHECK(a.black.blunders == black.blunders);
+    CHECK(a.black.blunders >= 1);
+    CHECK(white.moves + black.moves == 11);  // 17 plies, 6 of them forced
+
+    // The same search limits and a fresh engine: the same analysis (one thread, fixed depth).
+    search::Engine<Russian> again(16, 1);
+    const auto b = play::analyse_game<Russian>(again, g.start, g.moves, limits);
+    for (std::size_t k = 0; k < a.plies.size(); ++k) {
+        CHECK(b.plies[k].score == a.plies[k].score);
+        CHECK(b.plies[k].best == a.plies[k].best);
     }
 }

@@ -109,9 +109,55 @@ expect fen-before-illegal 0 'B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6
 expect fen-bad-fen 1 '' "dambit pdn: errors.pdn:22:1: game 5: bad FEN tag: unknown square '33'" -- \
   pdn fen errors.pdn --game 5
 
+# analyse (tests/pdn_test.cpp checks the analysis itself): after 6... g5-f4 White's e3 takes three
+# men and Black takes one back, so the 12th ply is marked '??'; 2. d4:f6 is White's only legal move.
+work=$(mktemp -d)
+trap 'rm -f "$out_file" "$err_file"; rm -rf "$work"' EXIT
+if "$dambit" pdn analyse russian-game.pdn --depth 6 --json >"$work/a.json" 2>"$work/a.err" &&
+   [ ! -s "$work/a.err" ] && python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+plies, summary = rows[:-1], rows[-1]
+assert len(plies) == 17 and summary["plies"] == 17 and summary["variant"] == "russian", summary
+assert [p["ply"] for p in plies] == list(range(1, 18))
+assert plies[11]["move"] == "g5-f4" and plies[11]["number"] == "6..." and plies[11]["mark"] == "??"
+assert plies[11]["side"] == "black" and plies[11]["best"] != "g5-f4"
+assert plies[2]["move"] == "d4:f6" and plies[2]["forced"] and plies[2]["best"] is None
+for side in ("white", "black"):
+    mine = [p for p in plies if p["side"] == side and not p["forced"]]
+    s = summary[side]
+    assert s["moves"] == len(mine) and s["blunders"] == sum(p["mark"] == "??" for p in mine), s
+    assert abs(s["average_loss"] - sum(p["loss"] for p in mine) / len(mine)) < 0.006, s
+    assert abs(s["average_drop"] - sum(p["drop"] for p in mine) / len(mine)) < 0.06, s
+' "$work/a.json"; then pass=$((pass + 1)); else echo "FAIL analyse-json"; fail=$((fail + 1)); fi
+
+# --pdn: the game with its marks and comments, read back by check; no OUT.tmp left behind.
+if "$dambit" pdn analyse russian-game.pdn --depth 6 --pdn "$work/out.pdn" >"$work/a.txt" &&
+   [ "$("$dambit" pdn check "$work/out.pdn")" = 'files 1, games 1, moves 17, errors 0, failed games 0' ] &&
+   grep -q 'g5-f4?? {' "$work/out.pdn" && grep -q '^\[Annotator "dambit pdn analyse, depth 6 a position"\]$' "$work/out.pdn" &&
+   [ ! -e "$work/out.pdn.tmp" ] && grep -q '^6\.\.\. *g5-f4?? ' "$work/a.txt" &&
+   grep -q '^black: 5 moves, average loss [0-9.]*, average drop [0-9.]*, ' "$work/a.txt" &&
+   [ "$(tail -1 "$work/a.txt")" = 'games 1, analysed 1, not analysed 0' ]
+then pass=$((pass + 1)); else echo "FAIL analyse-pdn"; fail=$((fail + 1)); fi
+
+# A game that cannot be replayed is reported as check reports it and skipped: exit status 1.
+expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17' (game not analysed)" -- \
+  pdn analyse errors.pdn --game 1 --depth 2
+expect analyse-marks 2 '' "dambit pdn: bad --marks '50,25,100' (want three increasing drops A,B,C between 0 and 100, e.g. 5,10,15)" -- \
+  pdn analyse russian-game.pdn --marks 50,25,100
+expect analyse-marks-short 2 '' "dambit pdn: bad --marks '5,10' (want three increasing drops A,B,C between 0 and 100, e.g. 5,10,15)" -- \
+  pdn analyse russian-game.pdn --marks 5,10
+expect analyse-limits 2 '' 'dambit pdn: give at most one of --depth, --nodes and --movetime' -- \
+  pdn analyse russian-game.pdn --depth 3 --nodes 100
+expect analyse-game-range 2 '' "dambit pdn: no game 2 in 'russian-game.pdn' (it has 1 game)" -- \
+  pdn analyse russian-game.pdn --game 2 --depth 2
+expect analyse-no-file 2 '' 'dambit pdn: analyse: no FILE given' -- pdn analyse --depth 2
+expect analyse-out-dir 2 '' "dambit pdn: cannot write '$work/no/such/out.pdn.tmp'" -- \
+  pdn analyse russian-game.pdn --depth 2 --pdn "$work/no/such/out.pdn"
+
 # Usage errors: one line on stderr, exit status 2.
 expect no-action 2 '' "$("$dambit" pdn --help)" -- pdn
-expect bad-action 2 '' "dambit pdn: unknown action 'frobnicate' (want check or fen)" -- pdn frobnicate
+expect bad-action 2 '' "dambit pdn: unknown action 'frobnicate' (want check, fen or analyse)" -- pdn frobnicate
 expect no-file 2 '' 'dambit pdn: check: no FILE given' -- pdn check
 expect missing-file 2 '' "dambit pdn: cannot open 'nosuch.pdn'" -- pdn check grammar.pdn nosuch.pdn
 expect bad-variant 2 '' "dambit pdn: unknown variant 'chess' (known: russian, czech, brazilian, pool, english, international)" -- \

@@ -54,6 +54,10 @@ inline std::string value(bool b) { return b ? "true" : "false"; }
 inline std::string value(std::nullopt_t) { return "null"; }
 inline std::string value(const Fixed& f) { return fmt::format("{:.{}f}", f.value, f.decimals); }
 inline std::string value(const Raw& r) { return r.text; }
+// A double would otherwise become a bool: write it as Fixed, with the decimals it deserves.
+template <class T>
+    requires std::is_floating_point_v<T>
+std::string value(T) = delete;
 template <class T>
     requires std::is_integral_v<T> && (!std::is_same_v<T, bool>)
 std::string value(T n) {

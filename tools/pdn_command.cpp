@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,10 @@
 #include "commands.hpp"
 #include "json.hpp"
 #include "pdn/check.hpp"
+#include "pdn/game.hpp"
+#include "pdn/writer.hpp"
+#include "play/analysis.hpp"
+#include "search/engine.hpp"
 
 namespace dambit {
 namespace {
@@ -23,6 +28,9 @@ namespace pdn_cmd {
 constexpr const char* kHelp =
     "usage: dambit pdn check FILE... [--variant V] [--json]\n"
     "       dambit pdn fen FILE --game N [--ply K] [--variant V]\n"
+    "       dambit pdn analyse FILE [--game N] [--variant V] [--depth N | --nodes N |\n"
+    "         --movetime MS] [--threads T] [--hash MB] [--marks A,B,C] [--pdn OUT] [--json]\n"
+    "         [--eval E] [--egtb DIR [--egtb-cache MB]]\n"
     "\n"
     "Reads PDN 3.0 game files (FILE '-' is standard input) a game at a time and replays every\n"
     "game with the rules of its GameType tag (20 international, 21 english, 23 pool, 25 russian,\n"
@@ -33,6 +41,15 @@ constexpr const char* kHelp =
     "        'files F, games G, moves M, errors E, failed games X'. Exit status 1 if any game\n"
     "        has a problem. On a terminal, progress (games, MB/s) is shown on stderr.\n"
     "fen     prints the FEN of game N's position after K plies (default 0, its start).\n"
+    "analyse searches every position of game N (default: of every game) and prints, for each\n"
+    "        move, the value of the move played, the engine's move there and its value (for\n"
+    "        the side that moved, in hundredths of a man; 'win N' / 'loss N' when proven),\n"
+    "        the loss between the two (a proven win counts as 1000), the drop in expected\n"
+    "        score (points of 100; 1 / (1 + exp(-value / 150)), a proven win 1) and the mark\n"
+    "        it earns: '?!' from A, '?' from B, '?\?' from C (--marks, default 5,10,15). A\n"
+    "        forced move is not searched. Then each side's moves, average loss, average drop\n"
+    "        and marks. Exit status 1 if a game could not be replayed (reported as check\n"
+    "        reports it, the game skipped).\n"
     "\n"
     "  --variant V        replay every game with these rules, whatever its GameType says\n"
     "  --json             check: one JSON object, {\"problems\":[{\"file\",\"line\",\n"
@@ -40,6 +57,24 @@ constexpr const char* kHelp =
     "                     \"files\",\"games\",\"moves\",\"errors\",\"failed\"}\n"
     "  --game N           fen: the game, from 1\n"
     "  --ply K            fen: the plies played from its start (default 0)\n"
+    "  --depth N          analyse: search each position to depth N (1..100)\n"
+    "  --nodes N          analyse: about N nodes a position\n"
+    "  --movetime MS      analyse: MS milliseconds a position (default 1000)\n"
+    "  --threads T        analyse: search threads (default 1)\n"
+    "  --hash MB          analyse: transposition table (default 64), kept through a game\n"
+    "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
+    "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
+    "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
+    "                     renamed OUT at the end)\n"
+    DAMBIT_EVAL_HELP
+    DAMBIT_TABLES_HELP
+    "  --json             analyse: one object a move, {\"game\",\"ply\",\"number\",\"side\",\n"
+    "                     \"move\",\"forced\",\"value\",\"best\",\"best_value\",\"loss\",\n"
+    "                     \"drop\",\"mark\",\"depth\",\"nodes\",\"pv\"} (\"best\" null when\n"
+    "                     forced), then one a game, {\"game\",\"variant\",\"plies\",\n"
+    "                     \"final_value\",\"white\",\"black\"}, each side {\"moves\",\n"
+    "                     \"average_loss\",\"average_drop\",\"inaccuracies\",\"mistakes\",\n"
+    "                     \"blunders\"}; values as search's --json scores\n"
     "\n"
     "Formats and rules: docs/pdn.md.\n";
 
@@ -214,6 +249,253 @@ int fen(int argc, char** argv) {
     return 0;
 }
 
+// "+12", "-31", "0", or "win N" / "loss N" for a proven result.
+std::string value_text(search::Score v) {
+    return search::score_text(v, v > 0 ? fmt::format("+{}", v) : std::to_string(v));
+}
+
+// The move number of ply k of a game whose start has `side` to move: "12." for the first mover,
+// "12..." for the other.
+template <class R>
+std::string number_text(Color start_side, int k) {
+    const int offset = start_side == R::kFirstMover ? 0 : 1;
+    const int number = 1 + (k + offset) / 2;
+    return fmt::format("{}{}", number, (k + offset) % 2 == 0 ? "." : "...");
+}
+
+play::MarkThresholds marks_option(const cli::Args& args) {
+    const auto text = args.get("marks");
+    if (!text) return {};
+    const auto bad = [&] {
+        return cli::UsageError(fmt::format(
+            "bad --marks '{}' (want three increasing drops A,B,C between 0 and 100, e.g. 5,10,15)",
+            *text));
+    };
+    double v[3];
+    std::size_t at = 0;
+    for (int i = 0; i < 3; ++i) {
+        const std::size_t end = i < 2 ? text->find(',', at) : text->size();
+        if (end == std::string::npos) throw bad();
+        const std::string part = text->substr(at, end - at);
+        char* stop = nullptr;
+        v[i] = std::strtod(part.c_str(), &stop);
+        if (part.empty() || *stop != '\0' || !(v[i] > 0 && v[i] <= 100) ||
+            (i > 0 && v[i] <= v[i - 1]) || part.find_first_not_of("0123456789.") != std::string::npos)
+            throw bad();
+        at = end + 1;
+    }
+    return {v[0], v[1], v[2]};
+}
+
+std::string summary_text(const char* side, const play::SideSummary& s) {
+    return fmt::format("{}: {} move{}, average loss {:.1f}, average drop {:.1f}, {} inaccurac{}, "
+                       "{} mistake{}, {} blunder{}",
+                       side, s.moves, s.moves == 1 ? "" : "s", s.average_loss(), s.average_drop(),
+                       s.inaccuracies,
+                       s.inaccuracies == 1 ? "y" : "ies", s.mistakes, s.mistakes == 1 ? "" : "s",
+                       s.blunders, s.blunders == 1 ? "" : "s");
+}
+
+json::Raw summary_json(const play::SideSummary& s) {
+    return json::Object()
+        .add("moves", s.moves)
+        .add("average_loss", json::Fixed{s.average_loss(), 2})
+        .add("average_drop", json::Fixed{s.average_drop(), 2})
+        .add("inaccuracies", s.inaccuracies)
+        .add("mistakes", s.mistakes)
+        .add("blunders", s.blunders);
+}
+
+struct AnalyseOptions {
+    search::Limits limits;
+    std::string limit_text;
+    play::MarkThresholds marks;
+    int threads = 1;
+    std::size_t hash = 64;
+    std::string eval;
+    cli::TablesOption tables;
+    bool json = false;
+    std::ofstream* pdn = nullptr;
+};
+
+// Analyses one game that replayed without a problem, printing it and writing it to the PDN output.
+template <class R>
+void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseOptions& o) {
+    search::Engine<R> engine(o.hash, o.threads);
+    engine.set_weights(cli::weights_choice(o.eval, v, "--eval").get());
+    if (!o.tables.dir.empty() && engine.set_tables(o.tables.dir, o.tables.cache_megabytes) == 0)
+        fmt::print(stderr, "dambit pdn: no complete set of {} tables in {}; not probing\n",
+                   R::kName, o.tables.dir);
+    const bool terminal = isatty(2);
+    const auto progress = [&](std::size_t done, std::size_t total) {
+        if (!terminal) return;
+        std::fputs(fmt::format("\r\033[Kgame {}: position {} of {}", number, done, total).c_str(),
+                   stderr);
+        if (done == total) std::fputs("\r\033[K", stderr);
+    };
+    const auto a = play::analyse_game<R>(engine, game.start, game.moves, o.limits, o.marks, progress);
+    const auto tag = [&](const char* name) -> std::string {
+        for (const auto& t : game.tags)
+            if (t.name == name) return t.value;
+        return "?";
+    };
+    if (!o.json) {
+        fmt::print("game {}: {}, {} - {}, {}, {} pl{}, {} a position\n", number, R::kName,
+                   tag("White"), tag("Black"), game.result, a.plies.size(),
+                   a.plies.size() == 1 ? "y" : "ies", o.limit_text);
+        fmt::print("{:<7} {:<20} {:>8}  {:<20} {:>8} {:>6} {:>6}\n", "move", "played", "value",
+                   "best", "value", "loss", "drop");
+    }
+    std::vector<std::string> marks, comments;
+    for (const auto& p : a.plies) {
+        const std::string number_str = number_text<R>(game.start.side, p.ply);
+        const char* mark = play::mark_text(p.mark);
+        marks.push_back(mark);
+        if (p.forced)
+            comments.emplace_back();
+        else if (p.mark == play::Mark::kNone)
+            comments.push_back(value_text(p.played_score));
+        else
+            comments.push_back(fmt::format("{}; best {} {}", value_text(p.played_score), p.best,
+                                           value_text(p.score)));
+        if (o.json) {
+            fmt::print("{}\n", json::Object()
+                                   .add("game", number)
+                                   .add("ply", p.ply + 1)
+                                   .add("number", number_str)
+                                   .add("side", p.side == Color::kWhite ? "white" : "black")
+                                   .add("move", p.played)
+                                   .add("forced", p.forced)
+                                   .add("value", p.played_score)
+                                   .add("best", p.forced ? std::nullopt
+                                                         : std::optional<std::string>(p.best))
+                                   .add("best_value", p.score)
+                                   .add("loss", p.loss)
+                                   .add("drop", json::Fixed{p.drop, 1})
+                                   .add("mark", std::string(mark))
+                                   .add("depth", p.depth)
+                                   .add("nodes", p.nodes)
+                                   .add("pv", p.pv)
+                                   .str());
+        } else {
+            if (p.forced)
+                fmt::print("{:<7} {:<20} {:>8}  (forced)\n", number_str, p.played,
+                           value_text(p.played_score));
+            else
+                fmt::print("{:<7} {:<20} {:>8}  {:<20} {:>8} {:>6} {:>6.1f}\n", number_str,
+                           p.played + mark, value_text(p.played_score), p.best,
+                           value_text(p.score), p.loss, p.drop);
+        }
+    }
+    if (o.json) {
+        fmt::print("{}\n", json::Object()
+                               .add("game", number)
+                               .add("variant", std::string(R::kName))
+                               .add("plies", a.plies.size())
+                               .add("final_value", a.final_score)
+                               .add("white", summary_json(a.white))
+                               .add("black", summary_json(a.black))
+                               .str());
+    } else {
+        fmt::print("{}\n{}\n\n", summary_text("white", a.white), summary_text("black", a.black));
+    }
+    std::fflush(stdout);
+    if (o.pdn) {
+        pdn::Game<R> out = game;
+        std::erase_if(out.tags, [](const pdn::Tag& t) { return t.name == "Annotator"; });
+        out.tags.push_back({"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
+        *o.pdn << pdn::write_game<R>(out, marks, comments);
+        if (!*o.pdn) throw std::runtime_error("cannot write the --pdn file");
+    }
+}
+
+int analyse(int argc, char** argv) {
+    const std::set<std::string> valued = {"variant", "game",  "depth", "nodes",     "movetime",
+                                          "threads", "hash",  "marks", "pdn",       "eval",
+                                          "egtb",    "egtb-cache"};
+    const CommandLine c = split(argc, argv, valued);
+    const cli::Args args(int(c.options.size()), const_cast<char**>(c.options.data()), valued,
+                         {"json", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (c.files.size() != 1)
+        throw cli::UsageError(c.files.empty() ? "analyse: no FILE given" : "analyse: one FILE only");
+    const auto forced = forced_variant(args);
+    const std::optional<int> wanted =
+        args.has("game") ? std::optional<int>(int(args.get_int("game", 1, 1, 1'000'000'000)))
+                         : std::nullopt;
+    AnalyseOptions o;
+    int given = 0;
+    if (args.has("depth")) o.limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
+    if (args.has("nodes"))
+        o.limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
+    if (args.has("movetime"))
+        o.limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
+    if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
+    if (given == 0) o.limits.movetime_ms = 1000;
+    o.limit_text = o.limits.depth   ? fmt::format("depth {}", o.limits.depth)
+                   : o.limits.nodes ? fmt::format("{} nodes", o.limits.nodes)
+                                    : fmt::format("{} ms", o.limits.movetime_ms);
+    o.marks = marks_option(args);
+    o.threads = int(args.get_int("threads", 1, 1, 256));
+    o.hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
+    o.eval = args.get_or("eval", cli::kDefaultEval);
+    o.tables = cli::tables_option(args);
+    o.json = args.has("json");
+    // A wrong --eval is an error before any search: checked for --variant (or Russian) here, and
+    // for each game's variant when it is analysed.
+    if (forced) cli::weights_choice(o.eval, *forced, "--eval");
+
+    Input in(c.files.front());
+    const auto out_path = args.get("pdn");
+    std::ofstream pdn_out;
+    if (out_path) {
+        pdn_out.open(*out_path + ".tmp", std::ios::binary | std::ios::trunc);
+        if (!pdn_out) throw cli::UsageError(fmt::format("cannot write '{}.tmp'", *out_path));
+        o.pdn = &pdn_out;
+    }
+    pdn::Reader reader(in.stream());
+    pdn::RawGame raw;
+    int games = 0, analysed = 0, failed = 0;
+    while (reader.next(raw)) {
+        games = raw.number;
+        if (wanted && raw.number != *wanted) continue;
+        std::optional<pdn::Problem> problem;
+        if (!raw.problems.empty()) problem = raw.problems.front();
+        const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
+        if (v)
+            with_variant(*v, [&]<class R>(std::type_identity<R>) {
+                pdn::Game<R> game;
+                problem = pdn::replay<R>(raw, game);
+                if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) problem.reset();
+                if (!problem) analyse_one<R>(game, *v, raw.number, o);
+                return 0;
+            });
+        if (problem) {
+            fmt::print(stderr, "dambit pdn: {} (game not analysed)\n",
+                       where(in.name(), raw.number, *problem));
+            ++failed;
+        } else {
+            ++analysed;
+        }
+        if (wanted) break;
+    }
+    if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
+    if (wanted && games < *wanted)
+        throw cli::UsageError(fmt::format("no game {} in '{}' (it has {} game{})", *wanted,
+                                          in.name(), games, games == 1 ? "" : "s"));
+    if (out_path) {
+        pdn_out.close();
+        if (!pdn_out) throw std::runtime_error(fmt::format("cannot write '{}.tmp'", *out_path));
+        std::filesystem::rename(*out_path + ".tmp", *out_path);
+    }
+    if (!o.json && !wanted)
+        fmt::print("games {}, analysed {}, not analysed {}\n", games, analysed, failed);
+    return failed > 0 ? 1 : 0;
+}
+
 }  // namespace pdn_cmd
 }  // namespace
 
@@ -223,7 +505,9 @@ int pdn_command(int argc, char** argv) {
     const std::string action = argv[0];
     if (action == "check") return check(argc - 1, argv + 1);
     if (action == "fen") return fen(argc - 1, argv + 1);
-    throw cli::UsageError(fmt::format("unknown action '{}' (want check or fen)", action));
+    if (action == "analyse" || action == "analyze") return analyse(argc - 1, argv + 1);
+    throw cli::UsageError(
+        fmt::format("unknown action '{}' (want check, fen or analyse)", action));
 }
 
 }  // namespace dambit

@@ -18,9 +18,12 @@ std::string tag_line(std::string_view name, std::string_view value);
 // The moves of a game as PDN writes them: numbered in pairs from the variant's first mover ("1."
 // before it, "1..." first when the other side begins: `first_mover_begins` false), then the
 // comment in braces when not empty ('}' in it written ')'), then the result; words joined by
-// spaces in lines of at most 79 characters, without a newline at the end.
+// spaces in lines of at most 79 characters, without a newline at the end. `comments`, when it
+// has one for a move (not empty), follows that move in braces, and the second mover's move after
+// it gets its number again ("12...").
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
-                     std::string_view result, std::string_view comment = {});
+                     std::string_view result, std::string_view comment = {},
+                     const std::vector<std::string>& comments = {});
 
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
 // capture separator and to when that text names `pm` alone; otherwise every landing square.
@@ -41,9 +44,11 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // One game: its tags (and GameType, SetUp and FEN when it has none and they are needed to read
 // it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
 // the moves numbered in pairs from the variant's first mover ("1..." first when the other side
-// starts), the result, a blank line.
+// starts), the result, a blank line. `marks`, when it has one for a move, is written right after
+// it ("?!", "??"), and `comments` as movetext() writes them.
 template <class R>
-std::string write_game(const Game<R>& g) {
+std::string write_game(const Game<R>& g, const std::vector<std::string>& marks = {},
+                       const std::vector<std::string>& comments = {}) {
     std::string s;
     bool has_type = false, has_fen = false, has_setup = false;
     for (const Tag& t : g.tags) {
@@ -61,9 +66,11 @@ std::string write_game(const Game<R>& g) {
     Position<R> p = g.start;
     for (const auto& pm : g.moves) {
         moves.push_back(pdn_move_text<R>(p, pm));
+        if (moves.size() <= marks.size()) moves.back() += marks[moves.size() - 1];
         p = p.play(pm.move);
     }
-    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result) + "\n\n";
+    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result, {}, comments) +
+           "\n\n";
 }
 
 }  // namespace dambit::pdn
