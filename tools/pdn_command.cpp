@@ -65,9 +65,7 @@ constexpr const char* kHelp =
     "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
     "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
-    "                     renamed OUT at the end)\n"
-    DAMBIT_EVAL_HELP
-    DAMBIT_TABLES_HELP
+    "                     renamed OUT at the end)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
     "  --json             analyse: one object a move, {\"game\",\"ply\",\"number\",\"side\",\n"
     "                     \"move\",\"forced\",\"value\",\"best\",\"best_value\",\"loss\",\n"
     "                     \"drop\",\"mark\",\"depth\",\"nodes\",\"pv\"} (\"best\" null when\n"
@@ -280,7 +278,8 @@ play::MarkThresholds marks_option(const cli::Args& args) {
         char* stop = nullptr;
         v[i] = std::strtod(part.c_str(), &stop);
         if (part.empty() || *stop != '\0' || !(v[i] > 0 && v[i] <= 100) ||
-            (i > 0 && v[i] <= v[i - 1]) || part.find_first_not_of("0123456789.") != std::string::npos)
+            (i > 0 && v[i] <= v[i - 1]) ||
+            part.find_first_not_of("0123456789.") != std::string::npos)
             throw bad();
         at = end + 1;
     }
@@ -288,12 +287,12 @@ play::MarkThresholds marks_option(const cli::Args& args) {
 }
 
 std::string summary_text(const char* side, const play::SideSummary& s) {
-    return fmt::format("{}: {} move{}, average loss {:.1f}, average drop {:.1f}, {} inaccurac{}, "
-                       "{} mistake{}, {} blunder{}",
-                       side, s.moves, s.moves == 1 ? "" : "s", s.average_loss(), s.average_drop(),
-                       s.inaccuracies,
-                       s.inaccuracies == 1 ? "y" : "ies", s.mistakes, s.mistakes == 1 ? "" : "s",
-                       s.blunders, s.blunders == 1 ? "" : "s");
+    return fmt::format(
+        "{}: {} move{}, average loss {:.1f}, average drop {:.1f}, {} inaccurac{}, "
+        "{} mistake{}, {} blunder{}",
+        side, s.moves, s.moves == 1 ? "" : "s", s.average_loss(), s.average_drop(), s.inaccuracies,
+        s.inaccuracies == 1 ? "y" : "ies", s.mistakes, s.mistakes == 1 ? "" : "s", s.blunders,
+        s.blunders == 1 ? "" : "s");
 }
 
 json::Raw summary_json(const play::SideSummary& s) {
@@ -333,7 +332,8 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                    stderr);
         if (done == total) std::fputs("\r\033[K", stderr);
     };
-    const auto a = play::analyse_game<R>(engine, game.start, game.moves, o.limits, o.marks, progress);
+    const auto a =
+        play::analyse_game<R>(engine, game.start, game.moves, o.limits, o.marks, progress);
     const auto tag = [&](const char* name) -> std::string {
         for (const auto& t : game.tags)
             if (t.name == name) return t.value;
@@ -383,8 +383,8 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                            value_text(p.played_score));
             else
                 fmt::print("{:<7} {:<20} {:>8}  {:<20} {:>8} {:>6} {:>6.1f}\n", number_str,
-                           p.played + mark, value_text(p.played_score), p.best,
-                           value_text(p.score), p.loss, p.drop);
+                           p.played + mark, value_text(p.played_score), p.best, value_text(p.score),
+                           p.loss, p.drop);
         }
     }
     if (o.json) {
@@ -403,16 +403,17 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
     if (o.pdn) {
         pdn::Game<R> out = game;
         std::erase_if(out.tags, [](const pdn::Tag& t) { return t.name == "Annotator"; });
-        out.tags.push_back({"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
+        out.tags.push_back(
+            {"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
         *o.pdn << pdn::write_game<R>(out, marks, comments);
         if (!*o.pdn) throw std::runtime_error("cannot write the --pdn file");
     }
 }
 
 int analyse(int argc, char** argv) {
-    const std::set<std::string> valued = {"variant", "game",  "depth", "nodes",     "movetime",
-                                          "threads", "hash",  "marks", "pdn",       "eval",
-                                          "egtb",    "egtb-cache"};
+    const std::set<std::string> valued = {"variant",  "game",    "depth", "nodes",
+                                          "movetime", "threads", "hash",  "marks",
+                                          "pdn",      "eval",    "egtb",  "egtb-cache"};
     const CommandLine c = split(argc, argv, valued);
     const cli::Args args(int(c.options.size()), const_cast<char**>(c.options.data()), valued,
                          {"json", "help"});
@@ -421,7 +422,8 @@ int analyse(int argc, char** argv) {
         return 0;
     }
     if (c.files.size() != 1)
-        throw cli::UsageError(c.files.empty() ? "analyse: no FILE given" : "analyse: one FILE only");
+        throw cli::UsageError(c.files.empty() ? "analyse: no FILE given"
+                                              : "analyse: one FILE only");
     const auto forced = forced_variant(args);
     const std::optional<int> wanted =
         args.has("game") ? std::optional<int>(int(args.get_int("game", 1, 1, 1'000'000'000)))
@@ -506,8 +508,7 @@ int pdn_command(int argc, char** argv) {
     if (action == "check") return check(argc - 1, argv + 1);
     if (action == "fen") return fen(argc - 1, argv + 1);
     if (action == "analyse" || action == "analyze") return analyse(argc - 1, argv + 1);
-    throw cli::UsageError(
-        fmt::format("unknown action '{}' (want check, fen or analyse)", action));
+    throw cli::UsageError(fmt::format("unknown action '{}' (want check, fen or analyse)", action));
 }
 
 }  // namespace dambit

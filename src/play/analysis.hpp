@@ -34,10 +34,14 @@ enum class Mark { kNone, kInaccuracy, kMistake, kBlunder };
 
 inline const char* mark_text(Mark m) {
     switch (m) {
-        case Mark::kInaccuracy: return "?!";
-        case Mark::kMistake: return "?";
-        case Mark::kBlunder: return "??";
-        case Mark::kNone: break;
+        case Mark::kInaccuracy:
+            return "?!";
+        case Mark::kMistake:
+            return "?";
+        case Mark::kBlunder:
+            return "??";
+        case Mark::kNone:
+            break;
     }
     return "";
 }
@@ -91,18 +95,18 @@ constexpr Mark mark_of(double drop, const MarkThresholds& t) {
 }
 
 struct PlyAnalysis {
-    int ply = 0;                // the move game.moves[ply], played from the position after `ply` plies
-    Color side = Color::kWhite;  // who played it
-    std::string played;         // its move text (long form)
-    bool forced = false;        // it was the only legal move
-    search::Score score = 0;    // the engine's score of the position before it (the best move's)
-    std::string best;           // the engine's move there (empty when forced: the played one)
-    std::vector<std::string> pv;     // the engine's line from there
+    int ply = 0;                  // which move: moves[ply], from the position after `ply` plies
+    Color side = Color::kWhite;   // who played it
+    std::string played;           // its move text (long form)
+    bool forced = false;          // it was the only legal move
+    search::Score score = 0;      // the engine's score of the position before it (the best move's)
+    std::string best;             // the engine's move there (empty when forced: the played one)
+    std::vector<std::string> pv;  // the engine's line from there
     search::Score played_score = 0;  // the played move's value: the next position's score, negated
-    int loss = 0;               // move_loss(score, played_score); 0 for the engine's move
-    double drop = 0;            // expected_drop(score, played_score); 0 for the engine's move
-    Mark mark = Mark::kNone;    // mark_of(drop)
-    int depth = 0;              // of the search of the position before it (0 when not searched)
+    int loss = 0;                    // move_loss(score, played_score); 0 for the engine's move
+    double drop = 0;                 // expected_drop(score, played_score); 0 for the engine's move
+    Mark mark = Mark::kNone;         // mark_of(drop)
+    int depth = 0;                   // of the search before the move (0: not searched)
     std::uint64_t nodes = 0;
 };
 
@@ -128,8 +132,8 @@ struct GameAnalysis {
 // search's move and line. A side without a legal move has lost: loss_in(0), no search.
 template <class R>
 search::Score analysed_score(search::Engine<R>& engine, const Position<R>& p,
-                             const std::vector<Position<R>>& history,
-                             const search::Limits& limits, PlyAnalysis* out) {
+                             const std::vector<Position<R>>& history, const search::Limits& limits,
+                             PlyAnalysis* out) {
     const auto r = engine.go(p, history, limits);
     if (!r.has_move) return search::loss_in(0);
     if (out) {
@@ -192,7 +196,8 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
         }
         // The engine's move, compared in the path form the engine's line takes (a capture with
         // duplicate paths may be written along another path in the game).
-        const bool engine_move = p.best == search::line_text<R>(positions[k], {moves[k].move}).front();
+        const bool engine_move =
+            p.best == search::line_text<R>(positions[k], {moves[k].move}).front();
         p.loss = engine_move ? 0 : move_loss(p.score, p.played_score);
         p.drop = engine_move ? 0 : expected_drop(p.score, p.played_score);
         p.mark = mark_of(p.drop, marks);
