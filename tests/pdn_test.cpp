@@ -789,6 +789,13 @@ TEST_CASE("PDN analyse: losses and marks, by hand", "[pdn]") {
     // Proven results are certainties: from a proven win to +300 (0.8808) drops 11.92 points.
     CHECK(play::expected_drop(win_in(11), 300) == Approx(11.92).margin(0.01));
     CHECK(play::expected_drop(0, loss_in(2)) == 50);
+    // A move's value is the next position's score negated, a proven result one ply further: a
+    // move that leaves the opponent without a move wins in 1; into a win in 4 for the opponent,
+    // it loses in 5.
+    CHECK(play::value_of_move(loss_in(0)) == win_in(1));
+    CHECK(play::value_of_move(win_in(4)) == loss_in(5));
+    CHECK(play::value_of_move(loss_in(6)) == win_in(7));
+    CHECK(play::value_of_move(-30) == 30);
     CHECK(mark_of(4.99, t) == Mark::kNone);
     CHECK(mark_of(5, t) == Mark::kInaccuracy);
     CHECK(mark_of(10, t) == Mark::kMistake);
@@ -836,7 +843,7 @@ TEST_CASE("PDN analyse: the blunder of a published game", "[pdn]") {
         CHECK(p.ply == int(k));
         CHECK(p.side == (k % 2 == 0 ? Color::kWhite : Color::kBlack));
         const search::Score next = k + 1 < a.plies.size() ? a.plies[k + 1].score : a.final_score;
-        CHECK(p.played_score == -next);
+        CHECK(p.played_score == play::value_of_move(next));
         CHECK(p.loss >= 0);
         CHECK(p.drop >= 0);
         if (p.forced) {
@@ -870,4 +877,34 @@ TEST_CASE("PDN analyse: the blunder of a published game", "[pdn]") {
         CHECK(b.plies[k].score == a.plies[k].score);
         CHECK(b.plies[k].best == a.plies[k].best);
     }
+}
+
+TEST_CASE("PDN analyse: a game ended by the rules", "[pdn]") {
+    using play::Mark;
+    // Two kings go back and forth: the start position occurs again after plies 4 and 8, the
+    // third time ends the game in a draw (RULES.md §5), so the last position is worth 0 and so is
+    // the move that repeats it.
+    const auto games = read_text(
+        "[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"W:WKc1,g3:BKh8,b6\"]\n"
+        "1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4. d2-c1 g7-h8 1/2-1/2\n");
+    const Game<Russian> g = replayed<Russian>(games.at(0));
+    search::Engine<Russian> engine(16, 1);
+    search::Limits limits;
+    limits.depth = 6;
+    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, limits);
+    REQUIRE(a.plies.size() == 8);
+    CHECK(a.final_score == 0);
+    CHECK(a.plies[7].played_score == 0);
+
+    // A game won by its last move: in W:Wa3:Bb4 White's man must take Black's only piece
+    // (a3:c5, the only legal move), Black is left without a move, and the move wins in 1 ply.
+    const auto last =
+        read_text("[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"W:Wa3:Bb4\"]\n1. a3:c5 1-0\n");
+    const Game<Russian> w = replayed<Russian>(last.at(0));
+    const auto b = play::analyse_game<Russian>(engine, w.start, w.moves, limits);
+    REQUIRE(b.plies.size() == 1);
+    CHECK(b.plies[0].forced);  // the capture is compulsory and the only one
+    CHECK(b.final_score == search::loss_in(0));
+    CHECK(b.plies[0].played_score == search::win_in(1));
+    CHECK(b.plies[0].mark == Mark::kNone);
 }

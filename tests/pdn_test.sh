@@ -140,6 +140,19 @@ if "$dambit" pdn analyse russian-game.pdn --depth 6 --pdn "$work/out.pdn" >"$wor
    [ "$(tail -1 "$work/a.txt")" = 'games 1, analysed 1, not analysed 0' ]
 then pass=$((pass + 1)); else echo "FAIL analyse-pdn"; fail=$((fail + 1)); fi
 
+# An error after OUT.tmp was opened (no game 2) leaves neither OUT nor OUT.tmp.
+"$dambit" pdn analyse russian-game.pdn --game 2 --depth 2 --pdn "$work/g2.pdn" >/dev/null 2>&1
+if [ $? -eq 2 ] && [ ! -e "$work/g2.pdn" ] && [ ! -e "$work/g2.pdn.tmp" ]; then pass=$((pass + 1))
+else echo "FAIL analyse-tmp"; fail=$((fail + 1)); fi
+# --variant: OUT carries the GameType of the rules used. A Czech man cannot take backwards, a
+# Russian one can (c3:e1 over d2): replayed as Russian, OUT must say GameType 25 to read back.
+printf '[GameType "29"]\n[SetUp "1"]\n[FEN "W:W22:B26"]\n\n1. c3:e1 *\n' >"$work/vr.pdn"
+if "$dambit" pdn analyse "$work/vr.pdn" --variant russian --depth 2 --pdn "$work/vr.out.pdn" \
+     >/dev/null && grep -q '^\[GameType "25"\]$' "$work/vr.out.pdn" &&
+   ! grep -q 'GameType "29"' "$work/vr.out.pdn" &&
+   [ "$("$dambit" pdn check "$work/vr.out.pdn")" = 'files 1, games 1, moves 1, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL analyse-variant"; fail=$((fail + 1)); fi
+
 # A game that cannot be replayed is reported as check reports it and skipped: exit status 1.
 expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17' (game not analysed)" -- \
   pdn analyse errors.pdn --game 1 --depth 2

@@ -55,7 +55,7 @@ constexpr const char* kHelp =
     "  --json             check: one JSON object, {\"problems\":[{\"file\",\"line\",\n"
     "                     \"column\",\"game\",\"kind\",\"token\",\"message\"},...],\n"
     "                     \"files\",\"games\",\"moves\",\"errors\",\"failed\"}\n"
-    "  --game N           fen: the game, from 1\n"
+    "  --game N           fen, analyse: the game, from 1\n"
     "  --ply K            fen: the plies played from its start (default 0)\n"
     "  --depth N          analyse: search each position to depth N (1..100)\n"
     "  --nodes N          analyse: about N nodes a position\n"
@@ -314,7 +314,9 @@ struct AnalyseOptions {
     std::string eval;
     cli::TablesOption tables;
     bool json = false;
+    bool forced_variant = false;  // --variant: the rules of every game, whatever its GameType
     std::ofstream* pdn = nullptr;
+    std::set<Variant>* warned = nullptr;  // variants without tables, already reported
 };
 
 // Analyses one game that replayed without a problem, printing it and writing it to the PDN output.
@@ -322,7 +324,8 @@ template <class R>
 void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseOptions& o) {
     search::Engine<R> engine(o.hash, o.threads);
     engine.set_weights(cli::weights_choice(o.eval, v, "--eval").get());
-    if (!o.tables.dir.empty() && engine.set_tables(o.tables.dir, o.tables.cache_megabytes) == 0)
+    if (!o.tables.dir.empty() && engine.set_tables(o.tables.dir, o.tables.cache_megabytes) == 0 &&
+        o.warned->insert(v).second)
         fmt::print(stderr, "dambit pdn: no complete set of {} tables in {}; not probing\n",
                    R::kName, o.tables.dir);
     const bool terminal = isatty(2);
@@ -402,7 +405,10 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
     std::fflush(stdout);
     if (o.pdn) {
         pdn::Game<R> out = game;
-        std::erase_if(out.tags, [](const pdn::Tag& t) { return t.name == "Annotator"; });
+        // The GameType of the rules the game was replayed with (write_game adds it).
+        std::erase_if(out.tags, [&](const pdn::Tag& t) {
+            return t.name == "Annotator" || (o.forced_variant && t.name == "GameType");
+        });
         out.tags.push_back(
             {"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
         *o.pdn << pdn::write_game<R>(out, marks, comments);
@@ -446,6 +452,9 @@ int analyse(int argc, char** argv) {
     o.eval = args.get_or("eval", cli::kDefaultEval);
     o.tables = cli::tables_option(args);
     o.json = args.has("json");
+    o.forced_variant = forced.has_value();
+    std::set<Variant> warned;
+    o.warned = &warned;
     // A wrong --eval is an error before any search: checked for --variant (or Russian) here, and
     // for each game's variant when it is analysed.
     if (forced) cli::weights_choice(o.eval, *forced, "--eval");
@@ -453,9 +462,18 @@ int analyse(int argc, char** argv) {
     Input in(c.files.front());
     const auto out_path = args.get("pdn");
     std::ofstream pdn_out;
+    // OUT.tmp is removed unless it became OUT: an error leaves no half-written file behind.
+    struct TmpFile {
+        std::string path;
+        ~TmpFile() {
+            std::error_code ec;
+            if (!path.empty()) std::filesystem::remove(path, ec);
+        }
+    } tmp;
     if (out_path) {
         pdn_out.open(*out_path + ".tmp", std::ios::binary | std::ios::trunc);
         if (!pdn_out) throw cli::UsageError(fmt::format("cannot write '{}.tmp'", *out_path));
+        tmp.path = *out_path + ".tmp";
         o.pdn = &pdn_out;
     }
     pdn::Reader reader(in.stream());
@@ -490,8 +508,12 @@ int analyse(int argc, char** argv) {
                                           in.name(), games, games == 1 ? "" : "s"));
     if (out_path) {
         pdn_out.close();
+        std::error_code ec;
         if (!pdn_out) throw std::runtime_error(fmt::format("cannot write '{}.tmp'", *out_path));
-        std::filesystem::rename(*out_path + ".tmp", *out_path);
+        std::filesystem::rename(tmp.path, *out_path, ec);
+        if (ec)
+            throw std::runtime_error(fmt::format("cannot write '{}': {}", *out_path, ec.message()));
+        tmp.path.clear();
     }
     if (!o.json && !wanted)
         fmt::print("games {}, analysed {}, not analysed {}\n", games, analysed, failed);

@@ -19,10 +19,13 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "core/key.hpp"
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "search/draw.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
 #include "search/score.hpp"
@@ -75,6 +78,13 @@ inline double expected_score(search::Score s) {
     return 1 / (1 + std::exp(-double(s) / kExpectedScale));
 }
 
+// The value for the mover of a move to a position whose side to move has score `next`: -next, a
+// proven result one ply further away (a win in N plies there is a loss in N + 1 plies for the
+// mover's opponent, counted from before the move), as the search counts it.
+constexpr search::Score value_of_move(search::Score next) {
+    return search::is_win(next) ? -next + 1 : search::is_loss(next) ? -next - 1 : -next;
+}
+
 // What playing a move valued `played` lost against the best move, valued `best` (both for the
 // mover): the difference of their bounded values, at least 0 (a deeper look at the played move can
 // find it better than the search of the position did).
@@ -102,11 +112,11 @@ struct PlyAnalysis {
     search::Score score = 0;      // the engine's score of the position before it (the best move's)
     std::string best;             // the engine's move there (empty when forced: the played one)
     std::vector<std::string> pv;  // the engine's line from there
-    search::Score played_score = 0;  // the played move's value: the next position's score, negated
+    search::Score played_score = 0;  // the played move's value: value_of_move(next score)
     int loss = 0;                    // move_loss(score, played_score); 0 for the engine's move
-    double drop = 0;                 // expected_drop(score, played_score); 0 for the engine's move
-    Mark mark = Mark::kNone;         // mark_of(drop)
-    int depth = 0;                   // of the search before the move (0: not searched)
+    double drop = 0;  // expected_drop(score, played_score) to a tenth; 0 for the engine's move
+    Mark mark = Mark::kNone;  // mark_of(drop)
+    int depth = 0;            // of the search before the move (0: not searched)
     std::uint64_t nodes = 0;
 };
 
@@ -124,7 +134,8 @@ struct SideSummary {
 
 struct GameAnalysis {
     std::vector<PlyAnalysis> plies;  // one per move of the game, in order
-    search::Score final_score = 0;   // the score of the position after the last move
+    search::Score final_score = 0;   // of the position after the last move, for its side to move
+                                     // (0 when the rules end the game there in a draw)
     SideSummary white, black;
 };
 
@@ -161,14 +172,28 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
     a.plies.resize(n);
     std::vector<search::Score> score(n + 1, 0);
     std::vector<bool> forced(n + 1, false);
+    bool final_has_move = false;
     for (std::size_t k = 0; k <= n; ++k) {
         FixedList<PathMove<G>, kMaxMoves> legal;
         generate_paths<R>(positions[k], legal);
         forced[k] = legal.size() == 1 && k < n;
+        final_has_move = !legal.empty();
     }
+    // The rules end the game in a draw at its last position when it occurs for the third time or
+    // the move-count rules say so (the search judges the positions after a root, not the root).
+    std::unordered_map<std::uint64_t, int> seen{{position_key(start), 1}};
+    search::DrawCounters counters;
+    for (std::size_t k = 0; k < n; ++k) {
+        counters = counters.after(positions[k], moves[k].move);
+        ++seen[position_key(positions[k + 1])];
+    }
+    const bool final_drawn = final_has_move && (seen[position_key(positions[n])] >= 3 ||
+                                                search::drawn_by_counters(positions[n], counters));
     engine.new_game();
     for (std::size_t k = 0; k <= n; ++k) {
-        if (!forced[k]) {
+        if (k == n && final_drawn) {
+            score[k] = search::kDraw;
+        } else if (!forced[k]) {
             const std::vector<Position<R>> history(positions.begin(),
                                                    positions.begin() + std::ptrdiff_t(k));
             score[k] = analysed_score<R>(engine, positions[k], history, limits,
@@ -178,7 +203,7 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
     }
     // A forced move's position is worth what the position after it is worth, for the mover.
     for (std::size_t k = n; k-- > 0;)
-        if (forced[k]) score[k] = -score[k + 1];
+        if (forced[k]) score[k] = value_of_move(score[k + 1]);
     a.final_score = score[n];
 
     for (std::size_t k = 0; k < n; ++k) {
@@ -188,7 +213,7 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
         p.played = move_text<R>(moves[k]);
         p.forced = forced[k];
         p.score = score[k];
-        p.played_score = -score[k + 1];
+        p.played_score = value_of_move(score[k + 1]);
         if (p.forced) {
             p.best.clear();
             p.pv.clear();
@@ -199,7 +224,8 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
         const bool engine_move =
             p.best == search::line_text<R>(positions[k], {moves[k].move}).front();
         p.loss = engine_move ? 0 : move_loss(p.score, p.played_score);
-        p.drop = engine_move ? 0 : expected_drop(p.score, p.played_score);
+        // To a tenth, as printed: the mark agrees with the drop shown.
+        p.drop = engine_move ? 0 : std::round(10 * expected_drop(p.score, p.played_score)) / 10;
         p.mark = mark_of(p.drop, marks);
         SideSummary& s = p.side == Color::kWhite ? a.white : a.black;
         ++s.moves;
