@@ -63,7 +63,7 @@ struct MarkThresholds {
 inline constexpr search::Score kDecisiveValue = 1000;
 
 // The scale of the expected score, in hundredths of a man: a side a man up expects 66%, two men
-// up 79%. (dambit tune fits such a scale to self-play results: 141 to 292 by variant.)
+// up 79%. (dambit tune fits such a scale to self-play results: 115 to 292 by variant and data.)
 inline constexpr double kExpectedScale = 150;
 
 // A score bounded to ±kDecisiveValue, for comparing a judged score with a proven one.
