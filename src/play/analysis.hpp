@@ -149,7 +149,8 @@ search::Score analysed_score(search::Engine<R>& engine, const Position<R>& p,
     if (!r.has_move) return search::loss_in(0);
     if (out) {
         out->pv = search::line_text<R>(p, r.pv.empty() ? std::vector{r.best} : r.pv);
-        out->best = search::line_text<R>(p, {r.best}).front();
+        const auto best = search::line_text<R>(p, {r.best});
+        out->best = best.empty() ? "?" : best.front();  // the search's move is always legal
         out->depth = r.depth;
         out->nodes = r.nodes;
     }
