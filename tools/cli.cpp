@@ -91,6 +91,19 @@ std::optional<int> help_instead_of_action(int argc, char** argv, const char* hel
     return argc < 1 ? 2 : 0;
 }
 
+search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms) {
+    search::Limits limits;
+    int given = 0;
+    if (args.has("depth")) limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
+    if (args.has("nodes"))
+        limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
+    if (args.has("movetime"))
+        limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
+    if (given > 1) throw UsageError("give at most one of --depth, --nodes and --movetime");
+    if (given == 0) limits.movetime_ms = default_movetime_ms;
+    return limits;
+}
+
 TablesOption tables_option(const Args& args) {
     TablesOption t;
     t.cache_megabytes = std::size_t(args.get_int("egtb-cache", 64, 1, 1 << 20));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/variant.hpp"
+#include "search/limits.hpp"
 
 namespace dambit::search {
 struct LearnedWeights;
@@ -48,6 +49,10 @@ private:
 
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);
+
+// --depth N (1..100), --nodes N or --movetime MS: at most one of them; a search of
+// `default_movetime_ms` when none is given.
+search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms);
 
 // --egtb DIR (a directory that must exist; empty when not given) and --egtb-cache MB.
 struct TablesOption {

@@ -435,14 +435,7 @@ int analyse(int argc, char** argv) {
         args.has("game") ? std::optional<int>(int(args.get_int("game", 1, 1, 1'000'000'000)))
                          : std::nullopt;
     AnalyseOptions o;
-    int given = 0;
-    if (args.has("depth")) o.limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
-    if (args.has("nodes"))
-        o.limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
-    if (args.has("movetime"))
-        o.limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
-    if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
-    if (given == 0) o.limits.movetime_ms = 1000;
+    o.limits = cli::limits_option(args, 1000);
     o.limit_text = o.limits.depth   ? fmt::format("depth {}", o.limits.depth)
                    : o.limits.nodes ? fmt::format("{} nodes", o.limits.nodes)
                                     : fmt::format("{} ms", o.limits.movetime_ms);

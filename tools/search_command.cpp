@@ -65,15 +65,7 @@ int run(const cli::Args& args) {
             p = p.play(pm.move);
         }
     }
-    search::Limits limits;
-    int given = 0;
-    if (args.has("depth")) limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
-    if (args.has("nodes"))
-        limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
-    if (args.has("movetime"))
-        limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX), ++given;
-    if (given > 1) throw cli::UsageError("give at most one of --depth, --nodes and --movetime");
-    if (given == 0) limits.movetime_ms = 3000;
+    search::Limits limits = cli::limits_option(args, 3000);
     limits.multipv = int(args.get_int("multipv", 1, 1, 256));
     const bool several = limits.multipv > 1;
     const int threads = int(args.get_int("threads", 1, 1, 256));

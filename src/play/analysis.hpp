@@ -17,15 +17,14 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "core/key.hpp"
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
-#include "search/draw.hpp"
+#include "play/match.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
 #include "search/score.hpp"
@@ -166,30 +165,25 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
                           const std::function<void(std::size_t, std::size_t)>& progress = {}) {
     using G = typename R::Geometry;
     const std::size_t n = moves.size();
-    std::vector<Position<R>> positions{start};
-    for (const auto& m : moves) positions.push_back(positions.back().play(m.move));
+    GameState<R> game(start);
+    for (const auto& m : moves) game.play(m);
+    std::vector<Position<R>> positions = game.history;
+    positions.push_back(game.pos);
+    // The rules end the game in a draw at its last position when it occurs for the third time or
+    // the move-count rules say so (the search judges the positions after a root, not the root).
+    FixedList<PathMove<G>, kMaxMoves> legal;
+    const auto ending = game.rules_ending(std::numeric_limits<int>::max(), legal);
+    const bool final_drawn = ending == Ending::kRepetition || ending == Ending::kDrawRule;
 
     GameAnalysis a;
     a.plies.resize(n);
     std::vector<search::Score> score(n + 1, 0);
     std::vector<bool> forced(n + 1, false);
-    bool final_has_move = false;
-    for (std::size_t k = 0; k <= n; ++k) {
-        FixedList<PathMove<G>, kMaxMoves> legal;
-        generate_paths<R>(positions[k], legal);
-        forced[k] = legal.size() == 1 && k < n;
-        final_has_move = !legal.empty();
-    }
-    // The rules end the game in a draw at its last position when it occurs for the third time or
-    // the move-count rules say so (the search judges the positions after a root, not the root).
-    std::unordered_map<std::uint64_t, int> seen{{position_key(start), 1}};
-    search::DrawCounters counters;
     for (std::size_t k = 0; k < n; ++k) {
-        counters = counters.after(positions[k], moves[k].move);
-        ++seen[position_key(positions[k + 1])];
+        legal.clear();
+        generate_paths<R>(positions[k], legal);
+        forced[k] = legal.size() == 1;
     }
-    const bool final_drawn = final_has_move && (seen[position_key(positions[n])] >= 3 ||
-                                                search::drawn_by_counters(positions[n], counters));
     engine.new_game();
     for (std::size_t k = 0; k <= n; ++k) {
         if (k == n && final_drawn) {
