@@ -18,6 +18,7 @@
 #include "cli.hpp"
 #include "cluster/cluster.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "core/key.hpp"
 #include "core/notation.hpp"
 #include "json.hpp"
@@ -141,11 +142,6 @@ struct Checkpoint {
 
     // Writes FILE.tmp and renames it over FILE, so that FILE is always whole.
     void save() {
-        const std::string tmp = path + ".tmp";
-        FILE* f = std::fopen(tmp.c_str(), "w");
-        if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
-        // Formatted in memory and written with fputs: fmt::print would throw on a failed write
-        // and leave `f` open.
         std::string text = fmt::format("dambit-perft-checkpoint 1\nrun {}\n", run);
         auto out = std::back_inserter(text);
         for (const auto& [d, n] : depths) fmt::format_to(out, "depth {} {}\n", d, n);
@@ -153,11 +149,7 @@ struct Checkpoint {
             fmt::format_to(out, "split {} {} {:x}\n", split_depth, subtrees, split_key);
             for (const auto& [k, n] : done) fmt::format_to(out, "subtree {} {}\n", k, n);
         }
-        std::fputs(text.c_str(), f);
-        const bool ok = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-        std::fclose(f);
-        if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
-            throw std::runtime_error("cannot write '" + path + "'");
+        file_io::replace_file(path, text);
         last_write = Clock::now();
     }
 };

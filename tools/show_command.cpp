@@ -7,6 +7,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "core/notation.hpp"
 #include "show/diagram.hpp"
 
@@ -31,18 +32,6 @@ constexpr const char* kHelp =
     "  --svg FILE         also write the board as an SVG picture to FILE\n"
     "  --size PIXELS      width of the SVG picture (default 400)\n";
 
-// Writes `text` to FILE.tmp and renames it to FILE, so that FILE is never half written.
-void write_file(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (!f) throw std::runtime_error("cannot write '" + tmp + "'");
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error("cannot write '" + path + "'");
-    }
-}
-
 template <class R>
 int run(const cli::Args& args) {
     using G = typename R::Geometry;
@@ -65,7 +54,7 @@ int run(const cli::Args& args) {
     if (last) show::mark_move<R>(board, *last);
     if (const auto svg = args.get("svg")) {
         const int pixels = int(args.get_int("size", 400, 40, 10000));
-        write_file(*svg, show::svg_diagram(board, flip, pixels));
+        file_io::replace_file(*svg, show::svg_diagram(board, flip, pixels));
     } else if (args.has("size")) {
         throw cli::UsageError("--size goes with --svg");
     }

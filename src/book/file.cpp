@@ -69,19 +69,7 @@ void write_book(const std::string& path, const BookHeader& header, std::vector<R
     put(bytes, std::uint32_t(0));
     put(bytes, std::uint64_t(records.size()));
     put(bytes, std::uint64_t(XXH64(bytes.data(), bytes.size(), 0)));
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
-    try {
-        file_io::write_or_throw(f, bytes, tmp);
-    } catch (...) {
-        std::fclose(f);
-        throw;
-    }
-    std::fclose(f);
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error(fmt::format("cannot rename '{}': {}", tmp, ec.message()));
+    file_io::replace_file(path, bytes);
 }
 
 Journal::Journal(const std::string& path, const BookHeader& header, std::vector<Record>& records)

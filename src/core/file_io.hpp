@@ -1,16 +1,19 @@
 // Little-endian records in files: packing values into bytes, fixed-width text fields, whole-file
-// reads and durable appends, shared by the file formats that checksum their blocks (selfplay data,
-// opening books).
+// reads, durable appends and whole-file replacement, shared by the file formats that checksum
+// their blocks (selfplay data, opening books) and the files written whole (weights, checkpoints,
+// pictures).
 #pragma once
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dambit::file_io {
 
@@ -95,6 +98,31 @@ inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::st
     if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
         (sync && fdatasync(fileno(f)) != 0))
         throw std::runtime_error("cannot write '" + path + "'");
+}
+
+// Writes `bytes` to PATH.tmp, flushes them to disk and renames PATH.tmp to PATH, so that PATH is
+// always either the old file or the whole new one. On a failure PATH.tmp is removed and
+// std::runtime_error("cannot write 'PATH.tmp': REASON") (or "cannot rename 'PATH.tmp' to 'PATH':
+// REASON") is thrown.
+inline void replace_file(const std::string& path, std::string_view bytes) {
+    const std::string tmp = path + ".tmp";
+    const auto fail = [&](const std::string& what) {
+        const std::string reason = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw std::runtime_error(what + ": " + reason);
+    };
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) fail("cannot write '" + tmp + "'");
+    if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
+        fdatasync(fileno(f)) != 0) {
+        const int error = errno;
+        std::fclose(f);
+        errno = error;
+        fail("cannot write '" + tmp + "'");
+    }
+    if (std::fclose(f) != 0) fail("cannot write '" + tmp + "'");
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        fail("cannot rename '" + tmp + "' to '" + path + "'");
 }
 
 }  // namespace dambit::file_io

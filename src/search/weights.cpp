@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include "core/file_io.hpp"
+
 namespace dambit::search {
 
 namespace {
@@ -137,16 +139,7 @@ LearnedWeights read_weights_file(const std::string& path) {
 }
 
 void write_weights_file(const std::string& path, const LearnedWeights& w) {
-    const std::string bytes = weights_bytes(w);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        out.flush();
-        if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", tmp));
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw std::runtime_error(fmt::format("cannot rename '{}' to '{}'", tmp, path));
+    file_io::replace_file(path, weights_bytes(w));
 }
 
 const LearnedWeights* builtin_weights(std::string_view variant) {
