@@ -173,6 +173,47 @@ TEST_CASE("PDN reader: move numbers, move strengths, NAGs, comments and variatio
           "B:W15,17,21,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13,16");
 }
 
+TEST_CASE("PDN reader: the main line's comments are kept with the move before them", "[pdn]") {
+    const auto games = read_text(
+        "[Event \"e\"]\n"
+        "{ before  the\tfirst\r\nmove } 1. c3-d4 {after c3-d4} {and again} f6-g5 {}\n"
+        "(1... b6-a5 {in a variation}) 2. {after a number} b2-c3 ; not a brace comment\n"
+        "g7-f6 {last} 1-0 {after the result}\n"
+        "{before the tags} [Event \"f\"] 1. c3-d4 *");
+    REQUIRE(games.size() == 2);
+    const RawGame& g = games[0];
+    CHECK(g.problems.empty());
+    // Each run of blanks and line breaks is one space; several comments after one move are joined
+    // by a space; an empty one adds nothing; a comment standing after a move number belongs to the
+    // move before it; variations' comments and the one after the result are not kept.
+    CHECK(g.comment == "before the first move");
+    REQUIRE(g.moves.size() == 4);
+    CHECK(g.moves[0].comment == "after c3-d4 and again");
+    CHECK(g.moves[1].comment == "after a number");
+    CHECK(g.moves[2].comment.empty());
+    CHECK(g.moves[3].comment == "last");
+    // The next game's comment before its tags is not its own either.
+    CHECK(games[1].comment.empty());
+    CHECK(games[1].moves[0].comment.empty());
+
+    // Replayed, the comments go with the game: before its first move and after each move.
+    const Game<Russian> r = replayed<Russian>(g);
+    CHECK(r.comment == "before the first move");
+    CHECK(r.comments ==
+          std::vector<std::string>{"after c3-d4 and again", "after a number", "", "last"});
+
+    // At most kMaxComments characters of comments a game are kept.
+    std::string text = "1. c3-d4 {" + std::string(kMaxComments - 10, 'x') + "} f6-g5 {" +
+                       std::string(20, 'y') + "} {z} *";
+    const auto big = read_text(text);
+    REQUIRE(big.size() == 1);
+    CHECK(big[0].problems.empty());
+    REQUIRE(big[0].moves.size() == 2);
+    CHECK(big[0].moves[0].comment.size() == kMaxComments - 10);
+    CHECK(big[0].moves[0].comment.size() + big[0].moves[1].comment.size() <= kMaxComments);
+    CHECK(big[0].moves[1].comment.starts_with("yyyyy"));
+}
+
 TEST_CASE("PDN reader: every result form ends a game", "[pdn]") {
     const std::vector<std::pair<std::string, Outcome>> forms = {
         {"1-0", Outcome::kWhiteWins},     {"2-0", Outcome::kWhiteWins},
@@ -687,7 +728,8 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
           "[GameType \"25,W,8,8,A0,0\"]\n"
           "[Result \"1-0\"]\n"
           "\n"
-          "1. c3-d4 f6-g5 2. b2-c3 g7-f6 3. c3-b4 b6-a5 4. d4-c5 a5:c3 5. d2:b4 1-0\n"
+          "{a comment between the tags and the moves} 1. c3-d4 f6-g5 2. b2-c3 g7-f6 {a\n"
+          "comment over two lines} 3. c3-b4 b6-a5 4. d4-c5 a5:c3 5. d2:b4 1-0\n"
           "\n");
     // Without tags: the GameType, and SetUp and FEN for a game that does not begin at the start.
     Game<International> g;
@@ -709,6 +751,28 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
                    {"+5", "", "-3}"}) == "1. c3-d4 {+5} 1... f6-g5 2. b2-c3 {-3)} 2... g7-f6 *");
     CHECK(movetext({"f6-g5", "c3-d4", "g7-f6"}, false, "0-1", "", {"a", "b"}) ==
           "1... f6-g5 {a} 2. c3-d4 {b} 2... g7-f6 0-1");
+    // A comment before the first move, several after one move (each in its own braces), and a
+    // long comment wrapped word by word like the moves (lines of at most 79 characters).
+    MoveComments notes{"start", {{"a", "b"}, {}, {"c"}}};
+    CHECK(movetext({"f6-g5", "c3-d4", "g7-f6"}, false, "*", "", notes) ==
+          "{start} 1... f6-g5 {a} {b} 2. c3-d4 g7-f6 {c} *");
+    std::string words;
+    for (int i = 0; i < 30; ++i) words += "word ";
+    notes = {"", {{words}}};
+    const std::string wrapped = movetext({"c3-d4"}, true, "*", "", notes);
+    CHECK(wrapped.starts_with("1. c3-d4 {word word"));
+    CHECK(wrapped.ends_with("word} *"));
+    std::size_t longest = 0, rows = 0;
+    for (std::size_t at = 0; at <= wrapped.size(); ++rows) {
+        const std::size_t end = std::min(wrapped.find('\n', at), wrapped.size());
+        longest = std::max(longest, end - at);
+        at = end + 1;
+    }
+    // Row 1: "1. c3-d4 {word" (14 characters) and 13 more " word" (79); row 2: 15 words "word"
+    // (74), since " word}" would make 80; row 3: "word} *".
+    CHECK(longest <= 79);
+    CHECK(rows == 3);
+    CHECK(wrapped.ends_with("\nword} *"));
     // A line break in a tag value becomes a space.
     CHECK(tag_line("Annotator", "a\nb") == "[Annotator \"a b\"]\n");
     // Lines stay within 79 characters.

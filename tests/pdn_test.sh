@@ -140,6 +140,13 @@ if "$dambit" pdn analyse russian-game.pdn --depth 6 --pdn "$work/out.pdn" >"$wor
    [ "$(tail -1 "$work/a.txt")" = 'games 1, analysed 1, not analysed 0' ]
 then pass=$((pass + 1)); else echo "FAIL analyse-pdn"; fail=$((fail + 1)); fi
 
+# The game's own comments stay where they stood, before the analysis's comment on the same move
+# (f6-e5 is Black's first move; the last move 9. g1:e3 is White's).
+if tr '\n' ' ' < "$work/out.pdn" | grep -q 'f6-e5 {the opening called "Otygrysh"} {[-+0-9]*}' &&
+   tr '\n' ' ' < "$work/out.pdn" | grep -q 'e3:c5 {three men in one capture}' &&
+   tr '\n' ' ' < "$work/out.pdn" | grep -q 'g1:e3 {Black resigns, two men down} {[-+0-9]*} 1-0'
+then pass=$((pass + 1)); else echo "FAIL analyse-pdn-comments"; fail=$((fail + 1)); fi
+
 # An error after OUT.tmp was opened (no game 2) leaves neither OUT nor OUT.tmp.
 "$dambit" pdn analyse russian-game.pdn --game 2 --depth 2 --pdn "$work/g2.pdn" >/dev/null 2>&1
 if [ $? -eq 2 ] && [ ! -e "$work/g2.pdn" ] && [ ! -e "$work/g2.pdn.tmp" ]; then pass=$((pass + 1))

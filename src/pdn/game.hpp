@@ -33,6 +33,8 @@ struct Game {
     Position<R> start = Position<R>::start();
     std::vector<PathMove<G>> moves;  // the main line, from `start`
     std::string result = "*";        // "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0" or "*"
+    std::string comment;                // before the first move (RawGame::comment)
+    std::vector<std::string> comments;  // after each move: empty, or as many as `moves`
 
     // The position after the first `plies` moves.
     Position<R> position(std::size_t plies) const {
@@ -40,10 +42,16 @@ struct Game {
         for (std::size_t i = 0; i < plies && i < moves.size(); ++i) p = p.play(moves[i].move);
         return p;
     }
+    // The comment after move `i` ("" when it has none).
+    std::string_view comment_after(std::size_t i) const {
+        return i < comments.size() ? std::string_view(comments[i]) : std::string_view();
+    }
     friend bool operator==(const Game& a, const Game& b) {
         if (a.tags.size() != b.tags.size() || !(a.start == b.start) || a.result != b.result ||
-            a.moves.size() != b.moves.size())
+            a.moves.size() != b.moves.size() || a.comment != b.comment)
             return false;
+        for (std::size_t i = 0; i < a.moves.size(); ++i)
+            if (a.comment_after(i) != b.comment_after(i)) return false;
         for (std::size_t i = 0; i < a.tags.size(); ++i)
             if (a.tags[i].name != b.tags[i].name || a.tags[i].value != b.tags[i].value)
                 return false;
@@ -67,6 +75,8 @@ template <class R>
 std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies = -1) {
     out.tags = raw.tags;
     out.moves.clear();
+    out.comment = raw.comment;
+    out.comments.clear();
     out.start = Position<R>::start();
     const Tag* result_tag = raw.tag("Result");
     out.result = !raw.result.empty()                           ? raw.result
@@ -85,6 +95,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
         if (max_plies >= 0 && long(out.moves.size()) >= max_plies) return std::nullopt;
         try {
             out.moves.push_back(parse_move<R>(p, m.text));
+            out.comments.push_back(m.comment);
         } catch (const ParseError& e) {
             return Problem{m.at, move_problem_kind(e.what()), shown(m.text), printable(e.what())};
         }

@@ -113,9 +113,14 @@ void Reader::skip_line() {
     for (int c = peek(); c >= 0 && c != '\n'; c = peek()) get();
 }
 
+// A comment of the main line is kept with the move before it (or the game, before its first move).
 void Reader::read_comment(RawGame& g) {
     const Location at = here();
     get();  // '{'
+    std::string* target = nullptr;
+    if (started_ && open_.empty())
+        target = g.moves.empty() ? &g.comment : &g.moves.back().comment;
+    bool blank = target && !target->empty();  // a space is due before the next character
     for (;;) {
         const int c = get();
         if (c == '}') return;
@@ -123,6 +128,22 @@ void Reader::read_comment(RawGame& g) {
             problem(g, at, ProblemKind::kTruncated, "{", "truncated file: unclosed comment");
             return;
         }
+        if (!target) continue;
+        if (is_space(c) || c < 0x20 || c == 0x7f) {  // control characters too
+            blank = !target->empty();
+            continue;
+        }
+        if (comment_chars_ + 2 > kMaxComments) {
+            target = nullptr;
+            continue;
+        }
+        if (blank) {
+            *target += ' ';
+            ++comment_chars_;
+            blank = false;
+        }
+        *target += char(c);
+        ++comment_chars_;
     }
 }
 
@@ -242,7 +263,7 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         too_many_moves_ = true;
         return;
     }
-    g.moves.push_back({std::string(w), at});
+    g.moves.push_back({std::string(w), at, {}});
 }
 
 bool Reader::next(RawGame& g) {
@@ -250,12 +271,14 @@ bool Reader::next(RawGame& g) {
     g.at = {};
     g.tags.clear();
     g.moves.clear();
+    g.comment.clear();
     g.result.clear();
     g.result_at = {};
     g.problems.clear();
     g.more_problems = 0;
     g.more_at = {};
     started_ = in_moves_ = ended_ = too_many_moves_ = false;
+    comment_chars_ = 0;
     open_.clear();
     // A UTF-8 byte order mark at the start of the stream.
     if (consumed_ == 0 && peek(0) == 0xEF && peek(1) == 0xBB && peek(2) == 0xBF) {

@@ -54,6 +54,7 @@ struct Tag {
 struct MoveText {
     std::string text;  // as written, without move number or annotation: "32-28", "c3:e5:g3"
     Location at;
+    std::string comment;  // the main line's comments after it (see RawGame::comment)
 };
 
 // The results PDN writes at the end of a game's moves, and in the Result tag.
@@ -68,6 +69,11 @@ struct RawGame {
     Location at;                  // where its first tag or movetext token stands
     std::vector<Tag> tags;        // in file order
     std::vector<MoveText> moves;  // the main line (variations are read and left out)
+    // The comments after its tags and before its first move: the text between the braces, each
+    // run of blanks and line breaks one space, several comments joined by a space (at most
+    // kMaxComments characters of comments a game are kept; the rest are read and left out, as
+    // are the comments inside variations and after the result).
+    std::string comment;
     std::string result;           // the result token that ended the moves; empty if none
     Location result_at;
     std::vector<Problem> problems;  // syntax errors, in file order (at most kMaxProblems)
@@ -90,6 +96,7 @@ inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag
 inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
 inline constexpr std::size_t kMaxTags = 256;            // tags of one game
 inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
+inline constexpr std::size_t kMaxComments = 64 * 1024;  // characters of comments kept per game
 
 // Reads PDN games from a stream, one at a time. Never throws for bad input: what the grammar does
 // not allow becomes a Problem of the game it stands in, and reading goes on after it.
@@ -130,6 +137,7 @@ private:
     bool in_moves_ = false;        // a movetext token other than a comment has been seen
     bool ended_ = false;           // its result token has been read
     bool too_many_moves_ = false;  // it has more than kMaxGameMoves moves
+    std::size_t comment_chars_ = 0;  // characters of its comments kept
     std::vector<Location> open_;   // the '(' of each open variation
 };
 

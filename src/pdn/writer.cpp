@@ -22,6 +22,17 @@ std::string tag_line(std::string_view name, std::string_view value) {
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
                      std::string_view result, std::string_view comment,
                      const std::vector<std::string>& comments) {
+    MoveComments notes;
+    for (const std::string& c : comments) {
+        notes.after.emplace_back();
+        if (!c.empty()) notes.after.back().push_back(c);
+    }
+    return movetext(moves, first_mover_begins, result, comment, notes);
+}
+
+std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
+                     std::string_view result, std::string_view comment,
+                     const MoveComments& comments) {
     std::string out;
     std::size_t line = 0;  // characters on the current line
     auto add = [&](std::string_view w) {
@@ -35,11 +46,26 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
         out += w;
         line += w.size();
     };
-    auto braced = [](std::string_view text) {
+    // A comment in braces ('}' in it written ')'), word by word; false when it is empty.
+    auto add_comment = [&](std::string_view text) {
         std::string c(text);
         std::replace(c.begin(), c.end(), '}', ')');
-        return fmt::format("{{{}}}", c);
+        std::replace_if(
+            c.begin(), c.end(), [](char ch) { return ch == '\n' || ch == '\r' || ch == '\t'; },
+            ' ');
+        std::vector<std::string> words;
+        for (std::size_t i = 0; i < c.size();) {
+            const std::size_t j = std::min(c.find(' ', i), c.size());
+            if (j > i) words.push_back(c.substr(i, j - i));
+            i = j + 1;
+        }
+        if (words.empty()) return false;
+        words.front().insert(0, "{");
+        words.back() += '}';
+        for (const std::string& w : words) add(w);
+        return true;
     };
+    add_comment(comments.before);
     if (!first_mover_begins && !moves.empty()) add("1...");
     bool first = first_mover_begins;
     bool renumber = false;  // a comment stands between the first mover's move and this one
@@ -50,12 +76,13 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
         else if (renumber)
             add(fmt::format("{}...", number));
         add(moves[k]);
-        renumber = k < comments.size() && !comments[k].empty();
-        if (renumber) add(braced(comments[k]));
+        renumber = false;
+        if (k < comments.after.size())
+            for (const std::string& c : comments.after[k]) renumber = add_comment(c) || renumber;
         if (!first) ++number;
         first = !first;
     }
-    if (!comment.empty()) add(braced(comment));
+    add_comment(comment);
     add(result);
     return out;
 }

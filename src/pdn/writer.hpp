@@ -25,6 +25,18 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
                      std::string_view result, std::string_view comment = {},
                      const std::vector<std::string>& comments = {});
 
+// The comments of a game's moves: before the first move, and after each move (`after[k]` after
+// move k: none, one or several, each written in braces of its own).
+struct MoveComments {
+    std::string before;
+    std::vector<std::vector<std::string>> after;
+};
+// movetext() with `comments` before the first move and after each move; a comment's words are
+// wrapped like the moves.
+std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
+                     std::string_view result, std::string_view comment,
+                     const MoveComments& comments);
+
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
 // capture separator and to when that text names `pm` alone; otherwise every landing square.
 template <class R>
@@ -44,8 +56,9 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // One game: its tags (and GameType, SetUp and FEN when it has none and they are needed to read
 // it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
 // the moves numbered in pairs from the variant's first mover ("1..." first when the other side
-// starts), the result, a blank line. `marks`, when it has one for a move, is written right after
-// it ("?!", "??"), and `comments` as movetext() writes them.
+// starts), the result, a blank line; the game's comments where they stood. `marks`, when it has
+// one for a move, is written right after it ("?!", "??"), and `comments`, when it has one for a
+// move (not empty), after the game's own comment on that move, in braces of its own.
 template <class R>
 std::string write_game(const Game<R>& g, const std::vector<std::string>& marks = {},
                        const std::vector<std::string>& comments = {}) {
@@ -63,13 +76,18 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         s += tag_line("FEN", to_fen<R>(g.start));
     }
     std::vector<std::string> moves;
+    MoveComments notes{g.comment, {}};
     Position<R> p = g.start;
     for (const auto& pm : g.moves) {
+        const std::size_t k = moves.size();
         moves.push_back(pdn_move_text<R>(p, pm));
-        if (moves.size() <= marks.size()) moves.back() += marks[moves.size() - 1];
+        if (k < marks.size()) moves.back() += marks[k];
+        auto& after = notes.after.emplace_back();
+        if (!g.comment_after(k).empty()) after.emplace_back(g.comment_after(k));
+        if (k < comments.size() && !comments[k].empty()) after.push_back(comments[k]);
         p = p.play(pm.move);
     }
-    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result, {}, comments) +
+    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result, {}, notes) +
            "\n\n";
 }
 
