@@ -200,12 +200,15 @@ TEST_CASE("settings text", "[match]") {
     CHECK(t.threat_extension);
     t = parse_tuning("", base);
     CHECK(t.late_move_reductions == base.late_move_reductions);
-    // Every key is written, in the order lmr, threat, staged, probcut, offer; the International
-    // defaults are lmr on, threat off, staged on, probcut on and offer off (checked above).
+    // Every key is written, in the order lmr, threat, staged, probcut, offer, lmrlog; the
+    // International defaults are lmr on, threat off, staged on, probcut on, offer off and lmrlog
+    // on (checked above and here).
     CHECK(!base.no_reduce_offers);
-    CHECK(tuning_text(parse_tuning("threat=on", base)) ==
-          "lmr=on,threat=on,staged=on,probcut=on,offer=off");
+    CHECK(base.log_reductions);
+    CHECK(tuning_text(parse_tuning("threat=on,lmrlog=off", base)) ==
+          "lmr=on,threat=on,staged=on,probcut=on,offer=off,lmrlog=off");
     CHECK(parse_tuning("offer=on", base).no_reduce_offers);
+    CHECK(!parse_tuning("lmrlog=off", base).log_reductions);
     CHECK(!parse_tuning("staged=off", base).staged_quiet_moves);
     CHECK(!parse_tuning("probcut=off", base).probcut);
     CHECK_THROWS_WITH(parse_tuning("lmr=off,nmp=on", base), Catch::Contains("'nmp=on'"));

@@ -350,7 +350,8 @@ std::vector<Opening<R>> opening_positions(int plies) {
 
 // Settings text: comma-separated key=value tokens, keys lmr (late move reductions), threat
 // (threat extension), staged (a quiet node's first move tried before generation), probcut and
-// offer (late quiet moves that offer a capture not reduced),
+// offer (late quiet moves that offer a capture not reduced), lmrlog (reductions growing with
+// depth and move number),
 // values on and off. Starts from `base`; an empty text gives `base`.
 // Throws std::invalid_argument naming the first bad token.
 inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
@@ -371,10 +372,11 @@ inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
                        : key == "staged" ? &base.staged_quiet_moves
                        : key == "probcut" ? &base.probcut
                        : key == "offer"   ? &base.no_reduce_offers
+                       : key == "lmrlog"  ? &base.log_reductions
                                          : nullptr;
         if (!target)
             throw std::invalid_argument("unknown setting '" + token +
-                                        "' (keys: lmr, threat, staged, probcut, offer)");
+                                        "' (keys: lmr, threat, staged, probcut, offer, lmrlog)");
         if (value != "on" && value != "off")
             throw std::invalid_argument("bad value in setting '" + token + "' (want on or off)");
         *target = value == "on";
@@ -386,7 +388,8 @@ inline std::string tuning_text(const search::Tuning& t) {
     return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
            ",threat=" + (t.threat_extension ? "on" : "off") +
            ",staged=" + (t.staged_quiet_moves ? "on" : "off") +
-           ",probcut=" + (t.probcut ? "on" : "off") + ",offer=" + (t.no_reduce_offers ? "on" : "off");
+           ",probcut=" + (t.probcut ? "on" : "off") + ",offer=" + (t.no_reduce_offers ? "on" : "off") +
+           ",lmrlog=" + (t.log_reductions ? "on" : "off");
 }
 
 // Score and Elo of A from wins, draws and losses.

@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -36,6 +37,30 @@ using Clock = std::chrono::steady_clock;
 
 template <class R>
 class Worker;
+
+// The late move reduction of Tuning::log_reductions for a late quiet move at `depth` plies from
+// the horizon after `searched` moves: ln(depth) ln(searched) / 1.75 rounded up from three
+// quarters, at least one ply, one less at a PV node (at depth 10 after 10 moves: 3 plies, 2 at a
+// PV node). Depths and counts above 63 read row 63. The divisor: 2.25, 1.75 and 1.25 were tried
+// (docs/performance.md, "Deeper late move reductions").
+struct LogReductions {
+    std::array<std::array<std::array<std::int8_t, 64>, 64>, 2> plies{};  // [pv][depth][searched]
+    static LogReductions make();
+    int operator()(bool pv, int depth, int searched) const {
+        return plies[pv][std::min(depth, 63)][std::min(searched, 63)];
+    }
+};
+inline LogReductions LogReductions::make() {
+    LogReductions t;
+    for (int d = 1; d < 64; ++d)
+        for (int m = 1; m < 64; ++m) {
+            const int r = std::max(1, int(0.75 + std::log(double(d)) * std::log(double(m)) / 1.75));
+            t.plies[0][d][m] = std::int8_t(r);
+            t.plies[1][d][m] = std::int8_t(std::max(1, r - 1));
+        }
+    return t;
+}
+inline const LogReductions kLogReductions = LogReductions::make();
 
 // What all workers of one search share.
 template <class R>
@@ -689,7 +714,9 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
                 !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]) &&
                 !(s_.tuning.no_reduce_offers && has_capture(child)))
-                r = 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
+                r = s_.tuning.log_reductions
+                        ? std::min(kLogReductions(pv_node, depth, searched), new_depth - 1)
+                        : 1 + (!pv_node && searched >= 8 && depth >= 6 ? 1 : 0);
             s = -pvs(child, ply + 1, new_depth - r, -alpha - 1, -alpha, cdc, false,
                      new_depth - r > 0 ? ckey : 0);
             if (s > alpha && r > 0)
