@@ -11,6 +11,7 @@
 #include "search/engine.hpp"
 #include "search/eval.hpp"
 #include "search/line.hpp"
+#include "search/search.hpp"
 #include "search/search_key.hpp"
 #include "search/solve.hpp"
 #include "search/tt.hpp"
@@ -240,6 +241,25 @@ const Tactic kInternational[] = {
 };
 
 }  // namespace
+
+TEST_CASE("late move reductions grow with depth and move number", "[search]") {
+    // By hand, r = int(0.75 + ln(depth) ln(searched) / 1.75), at least 1, one less (at least 1)
+    // at a PV node:
+    // depth 3, 3 moves: ln 3 = 1.0986, 1.2069 / 1.75 = 0.690 -> int(1.440) = 1, PV 1.
+    CHECK(kLogReductions(false, 3, 3) == 1);
+    CHECK(kLogReductions(true, 3, 3) == 1);
+    // depth 6, 8 moves: 1.7918 * 2.0794 = 3.7259 / 1.75 = 2.129 -> int(2.879) = 2, PV 1.
+    CHECK(kLogReductions(false, 6, 8) == 2);
+    CHECK(kLogReductions(true, 6, 8) == 1);
+    // depth 10, 10 moves: 2.3026^2 = 5.3019 / 1.75 = 3.030 -> int(3.780) = 3, PV 2.
+    CHECK(kLogReductions(false, 10, 10) == 3);
+    CHECK(kLogReductions(true, 10, 10) == 2);
+    // depth 20, 30 moves: 2.9957 * 3.4012 = 10.189 / 1.75 = 5.822 -> int(6.572) = 6.
+    CHECK(kLogReductions(false, 20, 30) == 6);
+    // Beyond 63 the row of 63: 4.1431^2 = 17.165 / 1.75 = 9.809 -> int(10.559) = 10.
+    CHECK(kLogReductions(false, 63, 63) == 10);
+    CHECK(kLogReductions(false, 200, 500) == 10);
+}
 
 TEST_CASE("search finds the only winning move: Russian", "[search][tactics]") {
     // 15 plies: in R14 the gain shows only after the king's capture, g3:b8 and d4:b6, and the

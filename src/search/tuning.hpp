@@ -31,7 +31,7 @@ struct Tuning {
     // docs/performance.md ("Search problems of the lost games").
     bool no_reduce_offers = false;
     // Late move reductions that grow with the depth and the number of moves searched before
-    // (LogReductions in search.hpp); off, one ply, two at non-PV nodes from the eighth move six
+    // (LogReductions in search.hpp); off, one ply, two at non-PV nodes from the ninth move six
     // plies up. Self-play at 10 ms a move, 1000 games each: Russian +23.0 +- 11.2 Elo, Czech
     // +8.7 +- 11.3, International +11.8 +- 14.5; at 50 ms, 400 games each, Russian
     // +36.6 +- 17.9, International +0.9 +- 20.2
