@@ -348,11 +348,23 @@ std::vector<Opening<R>> opening_positions(int plies) {
     return out;
 }
 
-// Settings text: comma-separated key=value tokens, keys lmr (late move reductions), threat
-// (threat extension), staged (a quiet node's first move tried before generation), probcut and
-// offer (late quiet moves that offer a capture not reduced), lmrlog (reductions growing with
-// depth and move number),
-// values on and off. Starts from `base`; an empty text gives `base`.
+// The search switches a match side can set, by key, in the order the settings text lists them:
+// lmr (late move reductions), threat (threat extension), staged (a quiet node's first move tried
+// before generation), probcut, offer (late quiet moves that offer a capture not reduced) and
+// lmrlog (reductions growing with depth and move number). One table, so that the parser, its
+// error message and the text cannot disagree.
+struct TuningKey {
+    const char* key;
+    bool search::Tuning::*field;
+};
+inline constexpr TuningKey kTuningKeys[] = {
+    {"lmr", &search::Tuning::late_move_reductions}, {"threat", &search::Tuning::threat_extension},
+    {"staged", &search::Tuning::staged_quiet_moves}, {"probcut", &search::Tuning::probcut},
+    {"offer", &search::Tuning::no_reduce_offers},    {"lmrlog", &search::Tuning::log_reductions},
+};
+
+// Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.
+// Starts from `base`; an empty text gives `base`.
 // Throws std::invalid_argument naming the first bad token.
 inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
     std::size_t start = 0;
@@ -367,16 +379,17 @@ inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
         const auto eq = token.find('=');
         const std::string key = token.substr(0, eq);
         const std::string value = eq == std::string::npos ? "" : token.substr(eq + 1);
-        bool* target = key == "lmr"      ? &base.late_move_reductions
-                       : key == "threat" ? &base.threat_extension
-                       : key == "staged" ? &base.staged_quiet_moves
-                       : key == "probcut" ? &base.probcut
-                       : key == "offer"   ? &base.no_reduce_offers
-                       : key == "lmrlog"  ? &base.log_reductions
-                                         : nullptr;
-        if (!target)
-            throw std::invalid_argument("unknown setting '" + token +
-                                        "' (keys: lmr, threat, staged, probcut, offer, lmrlog)");
+        bool* target = nullptr;
+        for (const TuningKey& k : kTuningKeys)
+            if (key == k.key) target = &(base.*k.field);
+        if (!target) {
+            std::string keys;
+            for (const TuningKey& k : kTuningKeys) {
+                if (!keys.empty()) keys += ", ";
+                keys += k.key;
+            }
+            throw std::invalid_argument("unknown setting '" + token + "' (keys: " + keys + ")");
+        }
         if (value != "on" && value != "off")
             throw std::invalid_argument("bad value in setting '" + token + "' (want on or off)");
         *target = value == "on";
@@ -385,11 +398,13 @@ inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
 }
 
 inline std::string tuning_text(const search::Tuning& t) {
-    return std::string("lmr=") + (t.late_move_reductions ? "on" : "off") +
-           ",threat=" + (t.threat_extension ? "on" : "off") +
-           ",staged=" + (t.staged_quiet_moves ? "on" : "off") +
-           ",probcut=" + (t.probcut ? "on" : "off") + ",offer=" + (t.no_reduce_offers ? "on" : "off") +
-           ",lmrlog=" + (t.log_reductions ? "on" : "off");
+    std::string text;
+    for (const TuningKey& k : kTuningKeys) {
+        if (!text.empty()) text += ',';
+        text += k.key;
+        text += t.*k.field ? "=on" : "=off";
+    }
+    return text;
 }
 
 // Score and Elo of A from wins, draws and losses.
