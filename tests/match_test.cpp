@@ -200,13 +200,16 @@ TEST_CASE("settings text", "[match]") {
     CHECK(t.threat_extension);
     t = parse_tuning("", base);
     CHECK(t.late_move_reductions == base.late_move_reductions);
-    // Every key is written, in the order lmr, threat, staged, probcut, offer, lmrlog; the
-    // International defaults are lmr on, threat off, staged on, probcut on, offer off and lmrlog
-    // on (checked above and here).
+    // Every key is written, in the order lmr, threat, staged, probcut, offer, lmrlog, rfp,
+    // partial; the International defaults are lmr on, threat off, staged on, probcut on, offer
+    // off, lmrlog on, rfp off and partial on (checked above and here).
     CHECK(!base.no_reduce_offers);
     CHECK(base.log_reductions);
-    CHECK(tuning_text(parse_tuning("threat=on,lmrlog=off", base)) ==
-          "lmr=on,threat=on,staged=on,probcut=on,offer=off,lmrlog=off");
+    CHECK(base.partial_iteration);
+    CHECK(tuning_text(parse_tuning("threat=on,lmrlog=off,rfp=on", base)) ==
+          "lmr=on,threat=on,staged=on,probcut=on,offer=off,lmrlog=off,rfp=on,partial=on");
+    CHECK(!parse_tuning("rfp=off", base).static_pruning);
+    CHECK(!parse_tuning("partial=off", base).partial_iteration);
     CHECK(parse_tuning("offer=on", base).no_reduce_offers);
     CHECK(!parse_tuning("lmrlog=off", base).log_reductions);
     CHECK(!parse_tuning("staged=off", base).staged_quiet_moves);

@@ -600,6 +600,22 @@ TEST_CASE("bench node counts are the same on every run", "[search][bench]") {
 // on than with it off (were its condition never met, or its shallow searches never cut, the
 // totals would be equal or larger). Its proven results are checked by the exact-distance wins
 // above, which run with it on.
+namespace {
+
+// A one-thread search of `p` from an empty table of `hash` MB, with the variant's default tuning
+// but the switch `flag` set to `on`.
+template <class R>
+Result<typename R::Geometry> search_with(const Position<R>& p, bool Tuning::*flag, bool on,
+                                         const Limits& limits, std::size_t hash = 4) {
+    Engine<R> engine(hash, 1);
+    Tuning t = Tuning::defaults_for<R>();
+    t.*flag = on;
+    engine.set_tuning(t);
+    return engine.go(p, {}, limits);
+}
+
+}  // namespace
+
 TEST_CASE("ProbCut prunes where it applies", "[search][probcut]") {
     std::uint64_t on_total = 0, off_total = 0;
     int positions = 0;
@@ -607,15 +623,11 @@ TEST_CASE("ProbCut prunes where it applies", "[search][probcut]") {
         const auto p = parse_fen<International>(bp.fen);
         if (popcount(p.occupied()) >= 32) continue;
         ++positions;
-        for (const bool probcut : {false, true}) {
-            Engine<International> engine(4, 1);
-            Tuning t = Tuning::defaults_for<International>();
-            t.probcut = probcut;
-            engine.set_tuning(t);
-            Limits limits;
-            limits.depth = 7;
-            (probcut ? on_total : off_total) += engine.go(p, {}, limits).nodes;
-        }
+        Limits limits;
+        limits.depth = 7;
+        for (const bool probcut : {false, true})
+            (probcut ? on_total : off_total) +=
+                search_with(p, &Tuning::probcut, probcut, limits).nodes;
     }
     CHECK(positions >= 10);
     CHECK(on_total < off_total);
@@ -660,4 +672,61 @@ TEST_CASE("the search keeps to its limits", "[search][limits]") {
     const auto lost = engine.go(parse_fen<Russian>("W:W:B1"), {}, by_nodes);
     CHECK_FALSE(lost.has_move);
     CHECK(lost.score == loss_in(0));
+}
+
+namespace {
+
+// The fewest nodes, over limits 16, 18, 20, ... (an eighth more each time) up to 4 million, at which
+// a one-thread search by nodes (the same nodes every run) answers the tactic's key move; 0 if none.
+template <class R>
+std::uint64_t nodes_to_key(const Tactic& t, bool partial) {
+    const auto p = parse_fen<R>(t.fen);
+    for (std::uint64_t n = 16; n <= 4'000'000; n += n / 8) {
+        Limits limits;
+        limits.nodes = n;
+        const auto r = search_with(p, &Tuning::partial_iteration, partial, limits, 1);
+        if (r.has_move && line_text<R>(p, {r.best}).front() == t.key) return n;
+    }
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a search stopped inside an iteration plays the move that iteration proved better",
+          "[search][limits]") {
+    // Tuning::partial_iteration changes only the answer of a search stopped in the middle of an
+    // iteration: by depth, every search is the same with it and without it.
+    for (const Tactic& t : kRussian) {
+        const auto p = parse_fen<Russian>(t.fen);
+        Limits limits;
+        limits.depth = 9;
+        Result<Russian::Geometry> with[2];
+        for (const bool partial : {false, true})
+            with[partial ? 1 : 0] = search_with(p, &Tuning::partial_iteration, partial, limits, 1);
+        CHECK(with[0].best == with[1].best);
+        CHECK(with[0].score == with[1].score);
+        CHECK(with[0].nodes == with[1].nodes);
+    }
+    // Stopped by nodes, the search with it answers the only winning move (the composed tactics,
+    // analysed by hand above) no later than the search without it: the nodes are the same up to
+    // the stop, and at the stop it plays the last finished iteration's move unless the unfinished
+    // one searched another to the end and found it better. In some tactics it answers the key
+    // sooner: the key was found better in an iteration that the stop then cut.
+    int sooner = 0, tactics = 0;
+    const auto compare = [&](std::uint64_t with_it, std::uint64_t without) {
+        INFO("nodes with " << with_it << ", without " << without);
+        ++tactics;
+        CHECK(without > 0);
+        CHECK(with_it > 0);
+        CHECK(with_it <= without);
+        sooner += with_it < without;
+    };
+    for (const Tactic& t : kRussian)
+        compare(nodes_to_key<Russian>(t, true), nodes_to_key<Russian>(t, false));
+    for (const Tactic& t : kCzech)
+        compare(nodes_to_key<Czech>(t, true), nodes_to_key<Czech>(t, false));
+    for (const Tactic& t : kInternational)
+        compare(nodes_to_key<International>(t, true), nodes_to_key<International>(t, false));
+    INFO(sooner << " of " << tactics << " tactics sooner");
+    CHECK(sooner > 0);
 }

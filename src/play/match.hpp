@@ -361,6 +361,7 @@ inline constexpr TuningKey kTuningKeys[] = {
     {"lmr", &search::Tuning::late_move_reductions}, {"threat", &search::Tuning::threat_extension},
     {"staged", &search::Tuning::staged_quiet_moves}, {"probcut", &search::Tuning::probcut},
     {"offer", &search::Tuning::no_reduce_offers},    {"lmrlog", &search::Tuning::log_reductions},
+    {"rfp", &search::Tuning::static_pruning},        {"partial", &search::Tuning::partial_iteration},
 };
 
 // Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.

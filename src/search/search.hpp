@@ -120,6 +120,8 @@ class Worker {
     // the 24 (the value the 8x8 matches above used).
     static constexpr Score kProbCutMargin = 90;
     static constexpr int kProbCutPieces = G::kSize == 8 ? 16 : 32;
+    static constexpr int kStaticPruneDepth = 3;
+    static constexpr Score kStaticPruneMargin = 50;
 
 public:
     Worker(Shared<R>& shared, int id) : s_(shared), id_(id) { reset_history(); }
@@ -679,6 +681,19 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     }
     if (move_count == 0) return loss_in(ply);
 
+    // Step 6a. Reverse futility pruning (Tuning::static_pruning): near the horizon, a position
+    // where neither side can take (the static score sees no shot coming) and whose static score
+    // beats beta by kStaticPruneMargin a ply is cut with that score.
+    if (s_.tuning.static_pruning && !pv_node && !captures && depth <= kStaticPruneDepth &&
+        !is_decisive(beta)) {
+        Position<R> passed = p;
+        passed.side = ~p.side;
+        if (!has_capture(passed)) {
+            const Score e = evaluate(p);
+            if (e - kStaticPruneMargin * depth >= beta) return e;
+        }
+    }
+
     // Step 6b. ProbCut (see Tuning). The shallow search runs at this ply and so reuses its move
     // list: the moves are generated again after it.
     if (s_.tuning.probcut && !pv_node && depth >= 3 && !is_decisive(beta) &&
@@ -980,7 +995,20 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         }
         // An interrupted iteration is discarded: the last completed one stands. (Only a stop from
         // outside can interrupt the first; then the first move in order is the answer.)
-        if (stopped()) break;
+        if (stopped()) {
+            // Tuning::partial_iteration: a root move that this iteration proved better than the
+            // last one's best (searched to the end, it raised alpha) is played instead.
+            if (s_.tuning.partial_iteration && lines == 1 && depth > 1 &&
+                !(root_moves_[0].move == result_.best) && root_moves_[0].score > -kInfinite) {
+                result_.best = root_moves_[0].move;
+                result_.score = root_moves_[0].score;
+                if (pv_length_[0] > 0 && pv_[0][0] == result_.best)
+                    result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+                else
+                    result_.pv = {result_.best};
+            }
+            break;
+        }
         previous = score;
         result_.best = pv_[0][0];
         result_.score = score;
