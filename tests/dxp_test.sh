@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dambit dxp through its real interface, over loopback sockets only. Usage: dxp_test.sh path/to/dambit
 # (a) dambit against dambit, server follower and client initiator: two games whose results agree;
+#     (a2) the client's ply limit, claimed on its own turn, counted alike by both sides;
 # (b) a raw client (python3) sending garbage, an over-long message, a partial message, nothing at
 #     all, a GAMEREQ with an illegal position, an illegal MOVE, then leaving mid-game: the server
 #     names each, keeps serving, and a proper game follows; (c) bad command lines exit 2.
@@ -45,11 +46,12 @@ grep -q '^game 1: client White vs server: ' "$tmp/a_client" &&
   grep -q '^game 2: client Black vs server: ' "$tmp/a_client" &&
   grep -q '^game 2: server White vs client: ' "$tmp/a_server" && ok || bad "a: game lines or colours"
 # The same result, reason and length on both sides (the part after the names). A game the client
-# ends at its --max-plies is a draw it claims (DXP GAMEEND reason 2): the server reports the claim.
+# ends at its --max-plies is a draw it claims (DXP GAMEEND reason 2) on its own turn, so at ply 300 or
+# 301: the server reports the claim after as many plies.
 for n in 1 2; do
   c=$(grep "^game $n: " "$tmp/a_client" | sed 's/.* vs [a-z]*: //')
   s=$(grep "^game $n: " "$tmp/a_server" | sed 's/.* vs [a-z]*: //')
-  s_as_client=$(sed 's/^1\/2-1\/2 (peer claims a draw), 300 plies$/1\/2-1\/2 (max plies), 300 plies/' <<<"$s")
+  s_as_client=$(sed -E 's/^1\/2-1\/2 \(peer claims a draw\), (30[01]) plies$/1\/2-1\/2 (max plies), \1 plies/' <<<"$s")
   [ -n "$c" ] && [ "$c" = "$s_as_client" ] && grep -Eq '^(1-0|0-1|1/2-1/2) \(' <<<"$c" && ok ||
     bad "a: game $n client '$c' server '$s'"
 done
@@ -60,6 +62,19 @@ first=$(grep -Eo '^1\. [^ ]+' "$tmp/a.pdn" | head -1 | cut -d' ' -f2)
 [ -n "$book_best" ] && [ "$first" = "$book_best" ] && ok || bad "a: first move '$first', book '$book_best'"
 "$dambit" pdn check "$tmp/a.pdn" >/dev/null 2>&1 && ok || bad "a: pdn check of dxp --pdn"
 if [ "$fail" -gt 0 ]; then echo "--- client"; cat "$tmp/a_client"; echo "--- server"; cat "$tmp/a_server"; fi
+
+# (a2) The client's ply limit: it claims the draw on its own turn, so both sides count the same
+# plies. At 40 plies from the start (no game of International ends sooner): as White (game 1) the
+# client is to move after 40 plies; as Black (game 2) after 41, once the server has answered.
+start_server "$tmp/p_server" --max-games 2 --movetime 20 --name server || bad "a2: no server port"
+timeout 60 "$dambit" dxp --connect "127.0.0.1:$port" --games 2 --time 1 --moves 0 --movetime 20 \
+  --max-plies 40 --name client >"$tmp/p_client" 2>&1
+wait "$server_pid"
+grep -q '^game 1: client White vs server: 1/2-1/2 (max plies), 40 plies$' "$tmp/p_client" &&
+  grep -q '^game 1: server Black vs client: 1/2-1/2 (peer claims a draw), 40 plies$' "$tmp/p_server" &&
+  grep -q '^game 2: client Black vs server: 1/2-1/2 (max plies), 41 plies$' "$tmp/p_client" &&
+  grep -q '^game 2: server White vs client: 1/2-1/2 (peer claims a draw), 41 plies$' "$tmp/p_server" &&
+  ok || { bad "a2: ply limit"; cat "$tmp/p_client" "$tmp/p_server"; }
 
 # (b) a raw client, then a proper game.
 start_server "$tmp/b_server" --max-games 3 --movetime 20 --timeout 2 --name server ||

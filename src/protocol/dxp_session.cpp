@@ -403,7 +403,9 @@ public:
         };
         auto peer_turn_start = SteadyClock::now();
         for (;;) {
-            if (const auto v = rules_verdict(g, o_.max_plies)) {
+            // The ply limit is claimed on our own turn only: claimed right after our move, it
+            // would cross the peer's reply, and the two sides would count different plies.
+            if (const auto v = rules_verdict(g, g.pos.side == ours ? o_.max_plies : 0)) {
                 g.record.ending = v->ending;
                 end_here(reason_code(v->winner, ours), "");
                 return finish(v->winner, result_text(v->winner), v->reason);
