@@ -833,6 +833,14 @@ bool has_capture(const Position<R>& p) {
                                    : detail::has_capture<R, Color::kBlack>(p);
 }
 
+// Whether the side not to move would have to capture if it were its turn (a threat the static
+// score cannot see).
+template <class R>
+bool opponent_has_capture(const Position<R>& p) {
+    return p.side == Color::kWhite ? detail::has_capture<R, Color::kBlack>(p)
+                                   : detail::has_capture<R, Color::kWhite>(p);
+}
+
 // Whether the side to move has any legal move (a side without one has lost).
 template <class R>
 bool has_move(const Position<R>& p) {
@@ -850,6 +858,7 @@ bool has_move(const Position<R>& p) {
     DAMBIT_MOVEGEN_TEMPLATES_D(R, Duplicates::kDrop)             \
     DAMBIT_MOVEGEN_TEMPLATES_D(R, Duplicates::kKeep)             \
     DAMBIT_EXTERN template bool has_capture<R>(const Position<R>&); \
+    DAMBIT_EXTERN template bool opponent_has_capture<R>(const Position<R>&); \
     DAMBIT_EXTERN template bool has_move<R>(const Position<R>&);
 #ifndef DAMBIT_INSTANTIATE_CORE
 DAMBIT_FOR_EACH_RULES(DAMBIT_MOVEGEN_TEMPLATES)

@@ -55,9 +55,7 @@ struct SplitMix {
 // Neither side has a capture: the position the evaluation is asked about, as it stands.
 template <class R>
 bool quiet(const Position<R>& p) {
-    Position<R> other = p;
-    other.side = ~p.side;
-    return !has_capture(p) && !has_capture(other);
+    return !has_capture(p) && !opponent_has_capture(p);
 }
 
 template <class R>

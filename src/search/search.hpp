@@ -611,11 +611,8 @@ Score Worker<R>::horizon(const Position<R>& p, int ply, int depth, Score alpha, 
     int can_capture = -1;  // known here, so that the quiescence search need not look again
     if (depth == 0 && ply < 2 * root_depth_) {
         can_capture = has_capture(p);
-        if (!can_capture) {
-            Position<R> passed = p;
-            passed.side = ~p.side;
-            if (has_capture(passed)) return interior(p, ply, 1, alpha, beta, dc, pv_node, 0);
-        }
+        if (!can_capture && opponent_has_capture(p))
+            return interior(p, ply, 1, alpha, beta, dc, pv_node, 0);
     }
     return qsearch(p, ply, alpha, beta, can_capture);
 }
@@ -685,13 +682,9 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     // where neither side can take (the static score sees no shot coming) and whose static score
     // beats beta by kStaticPruneMargin a ply is cut with that score.
     if (s_.tuning.static_pruning && !pv_node && !captures && depth <= kStaticPruneDepth &&
-        !is_decisive(beta)) {
-        Position<R> passed = p;
-        passed.side = ~p.side;
-        if (!has_capture(passed)) {
-            const Score e = evaluate(p);
-            if (e - kStaticPruneMargin * depth >= beta) return e;
-        }
+        !is_decisive(beta) && !opponent_has_capture(p)) {
+        const Score e = evaluate(p);
+        if (e - kStaticPruneMargin * depth >= beta) return e;
     }
 
     // Step 6b. ProbCut (see Tuning). The shallow search runs at this ply and so reuses its move
