@@ -363,6 +363,7 @@ inline constexpr TuningKey kTuningKeys[] = {
     {"staged", &search::Tuning::staged_quiet_moves}, {"probcut", &search::Tuning::probcut},
     {"offer", &search::Tuning::no_reduce_offers},    {"lmrlog", &search::Tuning::log_reductions},
     {"rfp", &search::Tuning::static_pruning},        {"partial", &search::Tuning::partial_iteration},
+    {"time", &search::Tuning::adaptive_time}, {"iir", &search::Tuning::table_move_reduction},
 };
 
 // Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.

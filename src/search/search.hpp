@@ -274,6 +274,13 @@ private:
         for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
         pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
     }
+    // The time after which no new iteration starts: adapted_soft_ms under a clock with
+    // Tuning::adaptive_time, else the planned time (fixed times and node limits).
+    std::int64_t soft_limit(double changes, int fall) const {
+        if (!s_.tuning.adaptive_time || !s_.limits.time_ms || s_.limits.movetime_ms)
+            return s_.soft_ms;
+        return adapted_soft_ms(s_.soft_ms, s_.hard_ms, changes, fall);
+    }
     void count_node(int ply);
     [[gnu::noinline]] void check_limits();
     static constexpr std::uint64_t kCheckInterval = 1024;
@@ -660,7 +667,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     const int move_count = captures ? list.size() : quiet.count;
     // Step 7. A forced move (often a compulsory capture) costs no depth.
     const int extension = move_count == 1 && ply < 2 * root_depth_ ? 1 : 0;
-    const int new_depth = depth - 1 + extension;
+    int new_depth = depth - 1 + extension;
     // The killer's child is likely the first searched: its table bucket starts loading now, with
     // this node's own.
     std::uint64_t killer_key = 0;
@@ -701,6 +708,11 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             if (quiet.has_killer) killer_key = child_key(p.play(quiet.killer), new_depth);
         }
     }
+
+    // Step 6c. Internal iterative reduction (Tuning::table_move_reduction): a node four or more
+    // plies above the horizon that the table knows no move for is searched one ply shallower
+    // (its move order is a guess; the next iteration finds its move in the table).
+    if (s_.tuning.table_move_reduction && depth >= 4 && !(hit && entry.move)) --depth, --new_depth;
 
     Score best = -kInfinite;
     int best_index = -1;  // generation index of the best move
@@ -941,6 +953,10 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     const Limits& lim = s_.limits;
     const bool timed = lim.movetime_ms || lim.time_ms || lim.nodes;
     Score previous = 0;
+    // For Tuning::adaptive_time: the changes of the best move (the last iteration's counts 1,
+    // each earlier one half as much), and how much lower the last score was than the one before.
+    double changes = 0;
+    int fall = 0;
     // Helper threads start one ply deeper every other thread, so that they are not all busy with
     // the same iteration as the main thread.
     const std::size_t lines =
@@ -1002,6 +1018,13 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
             }
             break;
         }
+        // Tuning::adaptive_time: how often the best move changed lately, and how far the score
+        // fell, from this iteration's result.
+        if (depth > 1) {
+            changes *= 0.5;
+            if (!(pv_[0][0] == result_.best)) changes += 1;
+            fall = std::max(0, int(previous) - int(score));
+        }
         previous = score;
         result_.best = pv_[0][0];
         result_.score = score;
@@ -1030,7 +1053,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         // Enough: a proven result seen with plies to spare, a forced reply, or the time is used.
         if (is_decisive(score) && depth >= plies_to_end(score) + 4) break;
         if (timed && root_moves_.size() == 1 && !lim.nodes) break;
-        if (s_.soft_ms && s_.elapsed_ms() >= s_.soft_ms) break;
+        if (s_.soft_ms && s_.elapsed_ms() >= soft_limit(changes, fall)) break;
     }
     // An infinite search reports its move only when told to stop.
     if (id_ == 0 && lim.infinite)
