@@ -351,9 +351,10 @@ std::vector<Opening<R>> opening_positions(int plies) {
 // The search switches a match side can set, by key, in the order the settings text lists them:
 // lmr (late move reductions), threat (threat extension), staged (a quiet node's first move tried
 // before generation), probcut, offer (late quiet moves that offer a capture not reduced), lmrlog
-// (reductions growing with depth and move number), rfp (reverse futility pruning) and partial (a
-// cut iteration's better move played). One table, so that the parser, its error message and the
-// text cannot disagree.
+// (reductions growing with depth and move number), rfp (reverse futility pruning), partial (a cut
+// iteration's better move played), time (the time for a move under a clock follows the search)
+// and iir (internal iterative reduction). One table, so that the parser, its error message and
+// the text cannot disagree.
 struct TuningKey {
     const char* key;
     bool search::Tuning::*field;

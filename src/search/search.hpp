@@ -275,10 +275,10 @@ private:
         pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
     }
     // The time after which no new iteration starts: adapted_soft_ms under a clock with
-    // Tuning::adaptive_time, else the planned time (fixed times and node limits).
+    // Tuning::adaptive_time, else the planned time (a fixed move time; 0, no limit, without a
+    // clock or a move time: set_time).
     std::int64_t soft_limit(double changes, int fall) const {
-        if (!s_.tuning.adaptive_time || !s_.limits.time_ms || s_.limits.movetime_ms)
-            return s_.soft_ms;
+        if (!s_.tuning.adaptive_time || s_.limits.movetime_ms || !s_.soft_ms) return s_.soft_ms;
         return adapted_soft_ms(s_.soft_ms, s_.hard_ms, changes, fall);
     }
     void count_node(int ply);

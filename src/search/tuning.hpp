@@ -48,17 +48,17 @@ struct Tuning {
     // Russian +13.9 +- 11.5 Elo, International +8.7 +- 14.6 (docs/performance.md, "Search
     // changes tried").
     bool partial_iteration = true;
-
     // Under a clock, the time for a move follows the search: less when the best move has stood
     // for several iterations, more when it changes or the score falls (adapted_soft_ms in
     // limits.hpp). Self-play: Russian +14.9 +- 9.6 Elo at 1 s + 0.01 s a game (1000 games),
     // International +5.2 +- 17.0 at 2 s + 0.02 s (600 games) (docs/performance.md, "Time for a
-    // move under a clock").
+    // move under a clock, and internal iterative reduction").
     bool adaptive_time = true;
     // Internal iterative reduction: a node four or more plies above the horizon with no move in
     // the transposition table is searched one ply shallower. Self-play at 10 ms a move, 1000
-    // games each: Russian +36.3 +- 11.0 Elo, International -8.0 +- 14.6 (docs/performance.md,
-    // "Search changes tried"). On for 8x8 only.
+    // games each: Russian +36.3 +- 11.0 Elo, Czech +15.6 +- 11.4, International -8.0 +- 14.6
+    // (docs/performance.md, "Time for a move under a clock, and internal iterative reduction").
+    // On for 8x8 only.
     bool table_move_reduction = true;
 
     template <class R>
