@@ -2,9 +2,13 @@
 """Converts pydraughts's opening ballot files (JSON) into dambit's ballot text files.
 
 Usage: scripts/ballots_from_pydraughts.py PYDRAUGHTS_DIR
-Writes src/play/ballots/russian.txt, brazilian.txt and russian-3move.txt: a header citing the
-source, then one ballot per line, `name<TAB>FEN`, in the order of the source file's "standard"
-list.
+Writes src/play/ballots/russian.txt, brazilian.txt, russian-3move.txt and english-3move.txt: a
+header citing the source, then one ballot per line, `name<TAB>FEN`, in the order of the source
+file's "standard" list.
+
+The source's English 3-move file's "lost" list names ballot 013 twice and misses 026 (9-13 24-19
+10-15), which the ACF deck bars (CheckerBoard's table of the 174 three-move openings marks it
+barred, like the other 17): 026 is left out, and 156 ballots remain, the ACF deck.
 """
 import json
 import pathlib
@@ -45,10 +49,16 @@ HEADER = """\
 """
 
 
-def convert(source: pathlib.Path, target: pathlib.Path, title: str) -> None:
+def convert(source: pathlib.Path, target: pathlib.Path, title: str, skip=(), note: str = "") -> None:
     data = json.loads(source.read_text())
-    keys = data["standard"]
-    lines = [HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys))]
+    keys = [k for k in data["standard"] if k not in skip]
+    header = HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys))
+    if skip:
+        header = header.replace('entries, all in its "standard" list',
+                                f'entries, its "standard" list less {len(skip)}')
+    if note:
+        header = header.replace("# Licence of the source", note + "# Licence of the source")
+    lines = [header]
     for key in keys:
         fen = data["all"][key]
         if "\t" in key or "\n" in key:
@@ -67,6 +77,14 @@ def main() -> None:
     convert(src / "150russian_and_brazilian.json", out / "russian-3move.txt",
             "Russian and Brazilian draughts: the 150 three-move ballots (two White moves and one Black\n"
             "# move, 15 groups of 10; a few are shorter, and 5-VII is the free opening)")
+    convert(src / "3move_english.json", out / "english-3move.txt",
+            "English draughts (checkers): the ACF three-move deck, 156 openings (Black's move,\n"
+            "# White's reply, Black's second move)",
+            skip=["026 09-13 24-19 10-15"],
+            note="# The English names are the ACF numbers and the moves (numeric, Black first). The source\n"
+                 "#   lists 157 as standard: its list of barred openings names 013 twice and misses 026\n"
+                 "#   (9-13 24-19 10-15), barred in the ACF deck (CheckerBoard's table of the 174 openings marks\n"
+                 "#   it barred with the other 17), so 026 is left out.\n")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 // compiled-in opening ballots.
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,6 +204,52 @@ TEST_CASE("the compiled-in three-move ballots", "[match]") {
     CHECK(!ballots_fit("russian-3move", "czech"));
     CHECK(ballots_fit("russian", "russian"));
     CHECK(!ballots_fit("russian", "brazilian"));
+}
+
+TEST_CASE("the compiled-in English three-move deck", "[match]") {
+    const auto text = ballot_text("english-3move");
+    REQUIRE(text);
+    const auto openings = parse_openings<English>(*text, "english-3move");
+    // The ACF deck: the 174 three-move openings less the 18 barred ones, which CheckerBoard's
+    // table of the ACF openings (Fierz and Gilbert, utility.cpp, OP_BARRED) numbers 3, 13, 26, 35,
+    // 44, 45, 48, 52, 77, 88, 94, 109, 114, 137, 145, 156, 168 and 171.
+    REQUIRE(openings.size() == 156);
+    const std::set<int> barred = {3,  13, 26, 35,  44,  45,  48,  52,  77,
+                                  88, 94, 109, 114, 137, 145, 156, 168, 171};
+    std::set<int> numbers;
+    for (const auto& o : openings) {
+        // A name is "NNN a-b c-d e-f": the ACF number and the three moves from the start
+        // position, Black first; a capture is written with '-' there and 'x' in dambit.
+        std::istringstream in(o.line);
+        int number = 0;
+        in >> number;
+        numbers.insert(number);
+        Position<English> p = Position<English>::start();
+        std::string m;
+        int plies = 0;
+        while (in >> m) {
+            std::string capture = m;
+            std::replace(capture.begin(), capture.end(), '-', 'x');
+            FixedList<PathMove<English::Geometry>, kMaxMoves> legal;
+            generate_paths<English>(p, legal);
+            const bool captures = !legal.empty() && legal[0].move.is_capture();
+            p = p.play(parse_move<English>(p, captures ? capture : m).move);
+            ++plies;
+        }
+        CHECK(plies == 3);
+        INFO(o.line);
+        CHECK(o.position == p);
+        CHECK(o.position.side == Color::kWhite);
+    }
+    CHECK(numbers.size() == 156);
+    for (int n = 1; n <= 174; ++n) CHECK(numbers.count(n) == !barred.count(n));
+    // ACF 1, "9-13 21-17 5-9", by hand: Black's men 1-12 less 5 and 9, plus 9 and 13 (the man
+    // from 9 went to 13, the one from 5 to 9); White's 21-32 with 21 on 17. White to move.
+    CHECK(openings[0].position ==
+          parse_fen<English>("W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13"));
+    CHECK(ballots_fit("english-3move", "english"));
+    CHECK(!ballots_fit("english-3move", "pool"));
+    CHECK(!ballots_fit("russian-3move", "english"));
 }
 
 TEST_CASE("an openings file: comments, and errors naming the line", "[match]") {

@@ -24,6 +24,7 @@ std::optional<std::string_view> ballot_text(std::string_view name) {
 
 bool ballots_fit(std::string_view name, std::string_view variant) {
     if (name == "russian-3move") return variant == "russian" || variant == "brazilian";
+    if (name == "english-3move") return variant == "english";
     return name == variant;
 }
 

@@ -19,7 +19,8 @@
 namespace dambit::play {
 
 // The names of the compiled-in ballot sets: "russian", "brazilian" (each the name of the variant
-// it is for) and "russian-3move" (the 150 three-move ballots, for Russian and Brazilian).
+// it is for), "russian-3move" (the 150 three-move ballots, for Russian and Brazilian) and
+// "english-3move" (the ACF three-move deck of 156 openings, for English).
 std::vector<std::string> ballot_names();
 // Whether the ballot set `name` is for `variant`.
 bool ballots_fit(std::string_view name, std::string_view variant);
