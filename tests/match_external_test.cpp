@@ -210,9 +210,10 @@ TEST_CASE("the compiled-in English three-move deck", "[match]") {
     const auto text = ballot_text("english-3move");
     REQUIRE(text);
     const auto openings = parse_openings<English>(*text, "english-3move");
-    // The ACF deck: the 174 three-move openings less the 18 barred ones, which CheckerBoard's
-    // table of the ACF openings (Fierz and Gilbert, utility.cpp, OP_BARRED) numbers 3, 13, 26, 35,
-    // 44, 45, 48, 52, 77, 88, 94, 109, 114, 137, 145, 156, 168 and 171.
+    // The ACF deck (156 openings: usacheckers.com, "The 156-Opening Three-Move Deck"): the 174
+    // three-move openings less the 18 barred ones, which CheckerBoard's table of the 174 ACF
+    // openings (utility.c, marked OP_BARRED) numbers 3, 13, 26, 35, 44, 45, 48, 52, 77, 88, 94,
+    // 109, 114, 137, 145, 156, 168 and 171.
     REQUIRE(openings.size() == 156);
     const std::set<int> barred = {3,  13, 26, 35,  44,  45,  48,  52,  77,
                                   88, 94, 109, 114, 137, 145, 156, 168, 171};
