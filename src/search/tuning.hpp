@@ -56,9 +56,9 @@ struct Tuning {
     bool adaptive_time = true;
     // Internal iterative reduction: a node four or more plies above the horizon with no move in
     // the transposition table is searched one ply shallower. Self-play at 10 ms a move, 1000
-    // games each: Russian +36.3 +- 11.0 Elo, Czech +15.6 +- 11.4, International -8.0 +- 14.6
-    // (docs/performance.md, "Time for a move under a clock, and internal iterative reduction").
-    // On for 8x8 only.
+    // games each: Russian +36.3 +- 11.0 Elo, Czech +15.6 +- 11.4, Brazilian +33.1 +- 11.5, Pool
+    // +23.3 +- 15.8, English +35.6 +- 14.9, International -8.0 +- 14.6 (docs/performance.md,
+    // "Time for a move under a clock, and internal iterative reduction"). On for 8x8 only.
     bool table_move_reduction = true;
 
     template <class R>
