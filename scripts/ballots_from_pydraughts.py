@@ -15,15 +15,17 @@ import pathlib
 import sys
 
 COMMIT = "3277325"
+NAMES = """\
+# The names are the source's keys: section and number, then the moves in short column notation
+#   ("ab4" = the man on column a moves to b4); "---" marks a ballot with relocated pieces (the
+#   FEN is the position to play from; every FEN here has been checked for a legal move).
+"""
 HEADER = """\
 # {title}
 # Source: https://github.com/AttackingOrDefending/pydraughts, commit {commit},
 #   file draughts/ballot_files/{file} ({count} entries, all in its "standard" list), converted by
 #   scripts/ballots_from_pydraughts.py: one ballot per line, name<TAB>FEN, in the file's order.
-# The names are the source's keys: section and number, then the moves in short column notation
-#   ("ab4" = the man on column a moves to b4); "---" marks a ballot with relocated pieces (the
-#   FEN is the position to play from; every FEN here has been checked for a legal move).
-# Licence of the source: MIT.
+{names}# Licence of the source: MIT.
 #
 # MIT License
 #
@@ -49,15 +51,13 @@ HEADER = """\
 """
 
 
-def convert(source: pathlib.Path, target: pathlib.Path, title: str, skip=(), note: str = "") -> None:
+def convert(source: pathlib.Path, target: pathlib.Path, title: str, skip=(), names: str = NAMES) -> None:
     data = json.loads(source.read_text())
     keys = [k for k in data["standard"] if k not in skip]
-    header = HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys))
+    header = HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys), names=names)
     if skip:
         header = header.replace('entries, all in its "standard" list',
                                 f'entries, its "standard" list less {len(skip)}')
-    if note:
-        header = header.replace("# Licence of the source", note + "# Licence of the source")
     lines = [header]
     for key in keys:
         fen = data["all"][key]
@@ -81,10 +81,11 @@ def main() -> None:
             "English draughts (checkers): the ACF three-move deck, 156 openings (Black's move,\n"
             "# White's reply, Black's second move)",
             skip=["026 09-13 24-19 10-15"],
-            note="# The English names are the ACF numbers and the moves (numeric, Black first). The source\n"
-                 "#   lists 157 as standard: its list of barred openings names 013 twice and misses 026\n"
-                 "#   (9-13 24-19 10-15), barred in the ACF deck (CheckerBoard's table of the 174 openings marks\n"
-                 "#   it barred with the other 17), so 026 is left out.\n")
+            names="# The names are the source's keys: the ACF number, then the three moves in numeric notation,\n"
+                  "#   Black first (a capture is written with '-'); every FEN here has been checked for a legal\n"
+                  "#   move. The source lists 157 as standard: its list of barred openings names 013 twice and\n"
+                  "#   misses 026 (9-13 24-19 10-15), barred in the ACF deck (CheckerBoard's table of the 174\n"
+                  "#   openings marks it barred with the other 17), so 026 is left out.\n")
 
 
 if __name__ == "__main__":
