@@ -40,7 +40,8 @@ struct Tuning {
     // Reverse futility pruning: a non-PV node one to three plies above the horizon where neither
     // side can capture, whose static score beats beta by half a man a ply, returns that score.
     // Self-play at 10 ms a move: Russian +10.6 +- 9.0 Elo over 1600 games, International
-    // -6.3 +- 14.2 over 1000 (docs/performance.md, "Search changes tried"). On for 8x8 only.
+    // -6.3 +- 14.2 over 1000 (docs/performance.md, "Search changes tried"); Brazilian +0.7 +- 11.5,
+    // English +10.1 +- 14.5, Pool +6.6 +- 15.9 over 1000 each. On for 8x8 only.
     bool static_pruning = true;
     // A search stopped inside an iteration (by its time, its nodes or from outside) plays the
     // root move that iteration searched to the end and found better than the last finished
