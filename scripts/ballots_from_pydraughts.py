@@ -23,7 +23,7 @@ NAMES = """\
 HEADER = """\
 # {title}
 # Source: https://github.com/AttackingOrDefending/pydraughts, commit {commit},
-#   file draughts/ballot_files/{file} ({count} entries, all in its "standard" list), converted by
+#   file draughts/ballot_files/{file} ({count} entries, {which}), converted by
 #   scripts/ballots_from_pydraughts.py: one ballot per line, name<TAB>FEN, in the file's order.
 {names}# Licence of the source: MIT.
 #
@@ -54,11 +54,9 @@ HEADER = """\
 def convert(source: pathlib.Path, target: pathlib.Path, title: str, skip=(), names: str = NAMES) -> None:
     data = json.loads(source.read_text())
     keys = [k for k in data["standard"] if k not in skip]
-    header = HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys), names=names)
-    if skip:
-        header = header.replace('entries, all in its "standard" list',
-                                f'entries, its "standard" list less {len(skip)}')
-    lines = [header]
+    which = f'its "standard" list less {len(skip)}' if skip else 'all in its "standard" list'
+    lines = [HEADER.format(title=title, commit=COMMIT, file=source.name, count=len(keys),
+                           which=which, names=names)]
     for key in keys:
         fen = data["all"][key]
         if "\t" in key or "\n" in key:
