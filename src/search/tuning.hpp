@@ -25,6 +25,9 @@ struct Tuning {
     // time. On 8x8 every match leaned the same way but none showed a gain beyond its margin
     // (1610 games each, 4-ply openings): Russian +11.0 +- 13.5 at 20000 nodes and +11.7 +- 13.3
     // at 50000, Czech +7.3 +- 10.9; Brazilian +12.9 +- 25.5 over 432. On for 10x10 only.
+    // Scan's own setting (40% of the depth, a margin of 0.05 of a man a ply, any number of
+    // pieces) searched two plies deeper and lost: International -21.7 +- 22.5 Elo at 10 ms a
+    // move over 400 games (docs/performance.md, "Two ideas of Scan 2.0's search").
     bool probcut = false;
     // A late quiet move that offers a capture (the opponent must take next) is searched at full
     // depth, not reduced: shots and exchanges begin with such a move. Measured in
