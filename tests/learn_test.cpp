@@ -531,3 +531,66 @@ TEST_CASE("fit: pattern weights are fitted", "[learn]") {
     CHECK(p[std::size_t(f.hand)] == Approx(60).margin(3));      // pair 0, opening
     CHECK(p[std::size_t(f.hand) + 2] == Approx(40).margin(3));  // pair 1, opening
 }
+
+TEST_CASE("fit: l2 pulls the pattern weights toward the centre it is given (tune --init)",
+          "[learn]") {
+    // One window; every row holds pair 0 (worth +60 in the targets); pair 1 is in no row.
+    learn::FitRows f;
+    f.hand = learn::kHandParams;
+    f.windows = 1;
+    f.rows = 1000;
+    f.terms.assign(f.rows * std::size_t(f.hand), 0.0f);
+    f.patterns.assign(f.rows, 0u);
+    f.opening_share.assign(f.rows, 1.0f);
+    f.scale.assign(f.rows, 1.0f);
+    const double k = 100;
+    f.target.assign(f.rows, float(1 / (1 + std::exp(-60 / k))));
+    const std::size_t pair0 = std::size_t(f.hand), pair1 = pair0 + 2;
+    const auto fitted = [&](double l2, double centre0, double centre1) {
+        std::vector<double> p(std::size_t(f.hand) + 2 * 2, 0.0);
+        p[pair1] = p[pair1 + 1] = 30;  // as if fitted before on other data
+        learn::FitSettings s;
+        s.k = k;
+        s.epochs = 400;
+        s.rate = 1;
+        s.l2 = l2;
+        if (centre0 == centre0) {  // not NaN: a centre is given
+            s.l2_centre = p;
+            s.l2_centre[pair0] = s.l2_centre[pair0 + 1] = centre0;
+            s.l2_centre[pair1] = s.l2_centre[pair1 + 1] = centre1;
+        }
+        learn::fit(f, p, s, {});
+        return p;
+    };
+    const double none = std::nan("");
+    // A weight no row sees: kept where it was when the centre is its start, decays toward 0
+    // without a centre.
+    CHECK(fitted(0.01, 0, 30)[pair1] == 30);
+    CHECK(fitted(0.01, none, 0)[pair1] < 5);
+    // A strong pull wins over the data: the weight ends at its centre, 20 or 0, not at 60.
+    CHECK(fitted(1.0, 20, 30)[pair0] == Approx(20).margin(1));
+    CHECK(fitted(1.0, none, 0)[pair0] == Approx(0).margin(1));
+    // No pull: the data's 60.
+    CHECK(fitted(0, 20, 30)[pair0] == Approx(60).margin(3));
+}
+
+TEST_CASE("canonical weights: the inverse of the expanded pattern tables", "[learn]") {
+    const auto check = [](auto expand, auto invert, std::uint64_t seed) {
+        const std::vector<std::int16_t> table =
+            expand([&](std::uint32_t c, int ph) { return random_pattern_value(seed, c, ph); });
+        int seen = 0;
+        invert(table, [&](std::uint32_t c, int ph, int v) {
+            REQUIRE(v == random_pattern_value(seed, c, ph));
+            ++seen;
+        });
+        // Every pair once, two phases: fewer than half of the table's entries, many of them.
+        CHECK(seen * 2 < int(table.size()));
+        CHECK(seen * 3 > int(table.size()));
+    };
+    using G8 = Russian::Geometry;
+    using G10 = International::Geometry;
+    check([](auto v) { return learn::expanded_patterns<G8, 2>(v); },
+          [](const auto& t, auto s) { learn::canonical_weights<G8, 2>(t, s); }, 41);
+    check([](auto v) { return learn::expanded_patterns<G10, 1>(v); },
+          [](const auto& t, auto s) { learn::canonical_weights<G10, 1>(t, s); }, 42);
+}

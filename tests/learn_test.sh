@@ -53,6 +53,31 @@ grep -Eq '^held-out loss: fitted 0\.[0-9]+, hand-made 0\.[0-9]+ \([0-9]+ positio
 "$dambit" tune --variant russian --data "$dir/one.dat" --epochs 20 --model hand --out "$dir/h.dbw" \
   > "$dir/th.txt" 2>/dev/null && grep -q "model hand: 41 parameters" "$dir/th.txt" && ok || bad "tune hand model"
 
+# --init: no epochs, the weights started from come out unchanged (the same evaluation: the same
+# bench signature, the same held-out loss); the starting weights' loss is reported; a file made
+# for another layout, variant or no weights at all is refused.
+init=(tune --variant russian --data "$dir/one.dat" --model patterns --init "$dir/w1.dbw")
+"$dambit" "${init[@]}" --epochs 0 --out "$dir/i0.dbw" > "$dir/ti0.txt" 2>/dev/null ||
+  bad "tune --init"
+sig() { "$dambit" bench --variant russian --depth 6 --eval "$1" | grep '^nodes '; }
+if [ -n "$(sig "$dir/w1.dbw")" ] && [ "$(sig "$dir/w1.dbw")" = "$(sig "$dir/i0.dbw")" ]; then ok; else
+  bad "tune --init --epochs 0 changed the evaluation"; fi
+fitted=$(sed -nE 's/^held-out loss: fitted (0\.[0-9]+), .*/\1/p' "$dir/t1.txt")
+if [ -n "$fitted" ] && grep -q "^held-out loss: fitted $fitted, " "$dir/ti0.txt" &&
+   grep -q "^held-out loss of the starting weights: $fitted, " "$dir/ti0.txt"; then ok; else
+  bad "tune --init losses: $(cat "$dir/ti0.txt")"; fi
+grep -q -- "--init $dir/w1.dbw (K" "$dir/i0.dbw" && ok || bad "tune --init not in the description"
+# Further epochs from the fitted weights: the fit-set loss falls no higher than where it began.
+"$dambit" "${init[@]}" --epochs 10 --out "$dir/i10.dbw" > "$dir/ti10.txt" 2>/dev/null
+start=$(sed -nE 's/.*loss of the starting weights on the fit set (0\.[0-9]+)$/\1/p' "$dir/ti10.txt")
+end=$(sed -nE 's/.*fit-set loss (0\.[0-9]+)$/\1/p' "$dir/ti10.txt")
+if [ -n "$start" ] && [ -n "$end" ] && awk -v a="$start" -v b="$end" 'BEGIN { exit !(b <= a) }'; then ok; else
+  bad "tune --init: fit-set loss $start then $end"; fi
+expect_error init-layout 2 "w1.dbw: 9 pattern windows, the fit has 25" -- \
+  tune --data "$dir/one.dat" --out "$dir/c.dbw" --pattern-step 1 --init "$dir/w1.dbw"
+expect_error init-hand 2 "--init 'hand' names no weights" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init hand
+expect_error init-missing 2 "cannot read weights file" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init "$dir/none.dbw"
+
 # The hand model: 37 hand-made weights (2 material, 20 advancement, 3, 10 runaway, 2 king), 3 king
 # terms (king_opening, sole_king_opening, sole_king_ending) and the tempo = 41.
 # Every 4x4 window (step 1): 41 + 25 windows * 6561 indices * 2 phases = 328091; the file loads

@@ -23,7 +23,7 @@ namespace tune_cmd {
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
     "         [--model hand|patterns] [--pattern-step 2|1] [--epochs N] [--rate R] [--l2 X]\n"
-    "         [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
+    "         [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T] [--init WEIGHTS]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
@@ -52,7 +52,11 @@ const char* const kHelp =
     "  --k K           the logistic scale in hundredths of a man (default: the one that fits\n"
     "                  the hand-made evaluation best on the training positions)\n"
     "  --seed S        which games are held out (default 1)\n"
-    "  --threads T     threads for the sums (default 1)\n";
+    "  --threads T     threads for the sums (default 1)\n"
+    "  --init WEIGHTS  start from these weights instead of the hand-made ones: 'learned'\n"
+    "                  (the compiled-in weights) or a weights file of the variant with the\n"
+    "                  same model and windows; --l2 then pulls the patterns toward them, so\n"
+    "                  new data refines weights fitted on data no longer at hand\n";
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
@@ -79,6 +83,24 @@ int run(const cli::Args& args) {
     const double lambda = args.get_double("lambda", 0.25, 0, 1);
     const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
+
+    // --init: checked before the data is read.
+    std::string init_note;
+    std::shared_ptr<const search::LearnedWeights> iw;
+    if (const auto init = args.get("init")) {
+        try {
+            iw = search::weights_for(*init, R::kName);
+            if (!iw) throw std::runtime_error("--init '" + *init + "' names no weights");
+            search::check_weights<R>(*iw, *init);
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError(e.what());
+        }
+        if (fs.patterns && iw->windows != windows)
+            throw cli::UsageError(fmt::format(
+                "{}: {} pattern windows, the fit has {} (--model, --pattern-step)", *init,
+                iw->windows, windows));
+        init_note = fmt::format(" --init {}", *init);
+    }
 
     // The positions, each once (the first file that has it keeps it).
     std::vector<learn::Sample> train, held;
@@ -155,13 +177,29 @@ int run(const cli::Args& args) {
         k = learn::fit_scale(plain, params, fs.threads);
     }
     fs.k = k;
+    // The starting weights (K stays the hand-made evaluation's, as without --init).
+    if (iw) {
+        const auto p0 = learn::hand_params(*iw);
+        std::copy(p0.begin(), p0.end(), params.begin());
+        if (fs.patterns) {
+            const auto set = [&](std::uint32_t c, int ph, int v) {
+                params[std::size_t(learn::kHandParams) + c * 2 + std::size_t(ph)] = v;
+            };
+            if (step == 2)
+                learn::canonical_weights<G, 2>(iw->patterns, set);
+            else
+                learn::canonical_weights<G, 1>(iw->patterns, set);
+            fs.l2_centre = params;
+        }
+    }
     const learn::FitRows rows = rows_of(train, k);
     fmt::print("variant {}: {} positions read, {} distinct: {} to fit, {} held out ({}% of the "
                "games, seed {})\n",
                R::kName, total, seen.size(), train.size(), held.size(), holdout_pct, seed);
-    fmt::print("model {}: {} parameters; K = {:.1f}; loss of the hand-made weights on the fit "
-               "set {:.6f}\n",
-               model, params.size(), k, learn::fit_loss(rows, params, k, fs.threads));
+    fmt::print("model {}: {} parameters; K = {:.1f}; loss of the {} weights on the fit set "
+               "{:.6f}\n",
+               model, params.size(), k, init_note.empty() ? "hand-made" : "starting",
+               learn::fit_loss(rows, params, k, fs.threads));
 
     const bool terminal = isatty(2);
     const auto t0 = std::chrono::steady_clock::now();
@@ -210,10 +248,10 @@ int run(const cli::Args& args) {
     const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
         "dambit tune --model {}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
-        " (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
+        "{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
         model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda,
-        holdout_pct, seed, k, sources, train.size(), held.size(), loss_fit, loss_hand, result_fit,
+        holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand, result_fit,
         result_hand);
     try {
         search::write_weights_file(*out, w);
@@ -226,6 +264,12 @@ int run(const cli::Args& args) {
                loss_hand, held.size());
     fmt::print("held-out loss against the results alone: fitted {:.6f}, hand-made {:.6f}\n",
                result_fit, result_hand);
+    if (iw) {
+        const search::LearnedEvaluator<R> start_eval(*iw);
+        fmt::print("held-out loss of the starting weights: {:.6f}, against the results alone "
+                   "{:.6f}\n",
+                   held_loss(start_eval, lambda), held_loss(start_eval, 1.0));
+    }
     fmt::print("man {} king {} tempo {}; weights written to {}\n", w.hand.man, w.hand.king,
                w.tempo, *out);
     return 0;
@@ -238,7 +282,7 @@ int tune_command(int argc, char** argv) {
     using namespace tune_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "data", "out", "model", "pattern-step", "epochs", "rate", "l2",
-                          "lambda", "holdout", "k", "seed", "threads"},
+                          "lambda", "holdout", "k", "seed", "threads", "init"},
                          {"help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

@@ -121,6 +121,16 @@ std::vector<std::int16_t> expanded_patterns(F&& value) {
     return out;
 }
 
+// The canonical pattern weights of a whole table ([window][index][phase]): the inverse of
+// expanded_patterns, set(c, phase, weight) for each canonical pattern c.
+template <class G, int Step = 2, class F>
+void canonical_weights(const std::vector<std::int16_t>& table, F&& set) {
+    const auto& canon = canonical_patterns<G, Step>();
+    for (std::size_t i = 0; i < canon.size() && i * 2 + 1 < table.size(); ++i)
+        if (canon[i] != kNoPattern && !(canon[i] & 1))
+            for (int ph = 0; ph < 2; ++ph) set(canon[i] >> 1, ph, table[i * 2 + std::size_t(ph)]);
+}
+
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
 // Black's, the advancement and the king terms split by the phase as the evaluation blends them;
 // the tempo +1 when White is to move, -1 otherwise), the canonical pattern of each window (layout

@@ -6,7 +6,8 @@
 //       + tempo_sign * p[tempo],
 // and the predicted score of White is 1 / (1 + exp(-s / K)). The loss is the mean cross-entropy
 // against the target (White's result, 1, 1/2 or 0, mixed with the search's predicted score when
-// lambda < 1), plus l2 times the mean square of the pattern weights.
+// lambda < 1), plus l2 times the mean square of the pattern weights (of their distance from
+// FitSettings::l2_centre when it is given).
 //
 // The sums run over fixed chunks of rows, each summed in order and the chunks added in order, so
 // a fit is the same for any number of threads.
@@ -37,6 +38,8 @@ struct FitSettings {
     // On the pattern weights. The loss is a mean over all positions and a pattern is in few of
     // them, so even 1e-4 held every pattern weight near zero; 0 gave the best held-out loss.
     double l2 = 0;
+    // The pattern weights l2 pulls toward (tune --init: the weights fitted before); empty: 0.
+    std::vector<double> l2_centre;
     bool patterns = true;  // fit the pattern weights (else only the hand-made terms)
     int threads = 1;
 };
