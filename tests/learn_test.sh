@@ -75,6 +75,8 @@ if [ -n "$start" ] && [ -n "$end" ] && awk -v a="$start" -v b="$end" 'BEGIN { ex
   bad "tune --init: fit-set loss $start then $end"; fi
 expect_error init-layout 2 "w1.dbw: 9 pattern windows, the fit has 25" -- \
   tune --data "$dir/one.dat" --out "$dir/c.dbw" --pattern-step 1 --init "$dir/w1.dbw"
+expect_error init-model 2 "w1.dbw: 9 pattern windows, the fit has 0" -- \
+  tune --data "$dir/one.dat" --out "$dir/c.dbw" --model hand --init "$dir/w1.dbw"
 expect_error init-hand 2 "--init 'hand' names no weights" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init hand
 expect_error init-missing 2 "cannot read weights file" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init "$dir/none.dbw"
 

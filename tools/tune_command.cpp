@@ -95,10 +95,11 @@ int run(const cli::Args& args) {
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(e.what());
         }
-        if (fs.patterns && iw->windows != windows)
+        // (--model hand with pattern weights would drop them from the file it writes.)
+        if (iw->windows != (fs.patterns ? windows : 0))
             throw cli::UsageError(fmt::format(
                 "{}: {} pattern windows, the fit has {} (--model, --pattern-step)", *init,
-                iw->windows, windows));
+                iw->windows, fs.patterns ? windows : 0));
         init_note = fmt::format(" --init {}", *init);
     }
 
