@@ -89,9 +89,8 @@ int run(const cli::Args& args) {
     std::shared_ptr<const search::LearnedWeights> iw;
     if (const auto init = args.get("init")) {
         try {
-            iw = search::weights_for(*init, R::kName);
+            iw = search::weights_for(*init, R::kName);  // read and checked for the variant
             if (!iw) throw std::runtime_error("--init '" + *init + "' names no weights");
-            search::check_weights<R>(*iw, *init);
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(e.what());
         }
@@ -199,7 +198,7 @@ int run(const cli::Args& args) {
                R::kName, total, seen.size(), train.size(), held.size(), holdout_pct, seed);
     fmt::print("model {}: {} parameters; K = {:.1f}; loss of the {} weights on the fit set "
                "{:.6f}\n",
-               model, params.size(), k, init_note.empty() ? "hand-made" : "starting",
+               model, params.size(), k, iw ? "starting" : "hand-made",
                learn::fit_loss(rows, params, k, fs.threads));
 
     const bool terminal = isatty(2);
@@ -252,8 +251,8 @@ int run(const cli::Args& args) {
         "{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
         model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda,
-        holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand, result_fit,
-        result_hand);
+        holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand,
+        result_fit, result_hand);
     try {
         search::write_weights_file(*out, w);
     } catch (const std::runtime_error& e) {
