@@ -15,6 +15,7 @@
 #include "search/search_key.hpp"
 #include "search/solve.hpp"
 #include "search/tt.hpp"
+#include "search/weights.hpp"
 
 using namespace dambit;
 using namespace dambit::search;
@@ -651,6 +652,63 @@ TEST_CASE("internal iterative reduction saves nodes at a fixed depth", "[search]
                 search_with(p, &Tuning::table_move_reduction, iir, limits).nodes;
     }
     CHECK(on_total < off_total);
+}
+
+// The evaluation cache returns the scores the evaluation computes, so with it on or off the same
+// search visits the same nodes and ends with the same move and score (a stale or wrong cached
+// score would change the tree). Each engine searches every position of the set in turn, so that
+// the cache holds scores from earlier searches; with the learned weights, as in play.
+template <class R>
+void check_eval_cache_changes_nothing(Variant v, int depth) {
+    const LearnedWeights* weights = builtin_weights(R::kName);
+    REQUIRE(weights);
+    Engine<R> on(4, 1), off(4, 1);
+    for (Engine<R>* e : {&on, &off}) {
+        Tuning t = Tuning::defaults_for<R>();
+        t.eval_cache = e == &on;
+        e->set_tuning(t);
+        e->set_weights(weights);
+    }
+    int positions = 0;
+    for (const BenchPosition& bp : bench_positions(v)) {
+        const auto p = parse_fen<R>(bp.fen);
+        Limits limits;
+        limits.depth = depth;
+        on.new_game(), off.new_game();
+        const auto a = on.go(p, {}, limits), b = off.go(p, {}, limits);
+        CHECK(a.nodes == b.nodes);
+        CHECK(a.score == b.score);
+        CHECK(a.best == b.best);
+        if (++positions == 12) break;
+    }
+}
+
+TEST_CASE("the evaluation cache changes no node, move or score", "[search][eval]") {
+    check_eval_cache_changes_nothing<Russian>(Variant::kRussian, 9);
+    check_eval_cache_changes_nothing<International>(Variant::kInternational, 6);
+}
+
+// A new evaluation empties the cache: an engine that searched with the hand-made evaluation and
+// then takes the learned weights searches as a new engine with those weights does (a cache kept
+// across the change would return the hand-made scores of the positions it met before).
+TEST_CASE("the evaluation cache is emptied when the evaluation changes", "[search][eval]") {
+    const LearnedWeights* weights = builtin_weights(Russian::kName);
+    REQUIRE(weights);
+    Tuning t = Tuning::defaults_for<Russian>();
+    t.eval_cache = true;
+    Engine<Russian> reused(4, 1), fresh(4, 1);
+    reused.set_tuning(t);
+    fresh.set_tuning(t);
+    fresh.set_weights(weights);
+    Limits limits;
+    limits.depth = 9;
+    const auto p = Position<Russian>::start();
+    reused.go(p, {}, limits);
+    reused.set_weights(weights);
+    reused.new_game();
+    const auto a = reused.go(p, {}, limits), b = fresh.go(p, {}, limits);
+    CHECK(a.nodes == b.nodes);
+    CHECK(a.score == b.score);
 }
 
 TEST_CASE("under a clock a settled search plans less time, an unsettled one more",

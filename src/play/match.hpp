@@ -353,7 +353,7 @@ std::vector<Opening<R>> opening_positions(int plies) {
 // before generation), probcut, offer (late quiet moves that offer a capture not reduced), lmrlog
 // (reductions growing with depth and move number), rfp (reverse futility pruning), partial (a cut
 // iteration's better move played), time (the time for a move under a clock follows the search)
-// and iir (internal iterative reduction). One table, so that the parser, its error message and
+// iir (internal iterative reduction) and ecache (the evaluation cache). One table, so that the parser, its error message and
 // the text cannot disagree.
 struct TuningKey {
     const char* key;
@@ -365,6 +365,7 @@ inline constexpr TuningKey kTuningKeys[] = {
     {"offer", &search::Tuning::no_reduce_offers},    {"lmrlog", &search::Tuning::log_reductions},
     {"rfp", &search::Tuning::static_pruning},        {"partial", &search::Tuning::partial_iteration},
     {"time", &search::Tuning::adaptive_time}, {"iir", &search::Tuning::table_move_reduction},
+    {"ecache", &search::Tuning::eval_cache},
 };
 
 // Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.

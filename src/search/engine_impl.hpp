@@ -61,16 +61,17 @@ int Engine<R>::threads() const {
 template <class R>
 void Engine<R>::set_evaluator(std::shared_ptr<const Evaluator<R>> e) {
     state_->eval = std::move(e);
+    for (auto& w : state_->workers) w->clear_eval_cache();
 }
 
 template <class R>
 void Engine<R>::set_weights(const LearnedWeights* w) {
     if (!w) {
-        state_->eval = std::make_shared<HandEvaluator<R>>();
+        set_evaluator(std::make_shared<HandEvaluator<R>>());
         return;
     }
     check_weights<R>(*w, "weights");
-    state_->eval = std::make_shared<LearnedEvaluator<R>>(*w);
+    set_evaluator(std::make_shared<LearnedEvaluator<R>>(*w));
 }
 
 template <class R>

@@ -133,6 +133,9 @@ public:
         for (auto& k : killers_) k[0] = k[1] = M{};
     }
 
+    // Forgets the cached static scores (the evaluation changed).
+    void clear_eval_cache() { std::fill(eval_cache_.begin(), eval_cache_.end(), 0); }
+
     // Iterative deepening from `root`; the main worker (id 0) also reports and decides when to
     // stop.
     template <class Report>
@@ -285,9 +288,22 @@ private:
     [[gnu::noinline]] void check_limits();
     static constexpr std::uint64_t kCheckInterval = 1024;
     bool stopped() const { return s_.stop.load(std::memory_order_relaxed); }
-    Score evaluate(const Position<R>& p) const {
+    Score static_score(const Position<R>& p) const {
         if (s_.hand_eval) return s_.hand_eval->evaluate(p);
         return s_.learned_eval ? s_.learned_eval->evaluate(p) : s_.eval->evaluate(p);
+    }
+    // The static score, through this worker's evaluation cache (Tuning::eval_cache): an entry
+    // holds the top 48 bits of the position's key and the score in the low 16, so a hit returns
+    // exactly what the evaluation would (but for a 48-bit key collision).
+    Score evaluate(const Position<R>& p) {
+        if (!s_.tuning.eval_cache) return static_score(p);
+        const std::uint64_t key = search_key(p);
+        std::uint64_t& slot = eval_cache_[key & (kEvalCacheSize - 1)];
+        if ((slot ^ key) >> 16 == 0) return Score(std::int16_t(slot & 0xFFFF));
+        const Score s = static_score(p);
+        if (s >= -32768 && s <= 32767)
+            slot = (key & ~std::uint64_t(0xFFFF)) | std::uint16_t(std::int16_t(s));
+        return s;
     }
     // Whether p is inside the endgame tables (the caller knows it has no capture to make). A
     // side with no piece left is not: the search's own no-move rule scores it.
@@ -339,6 +355,8 @@ private:
     std::array<std::array<std::array<std::int16_t, G::kBits>, G::kBits>, 2> history_{};
     std::array<std::array<M, kMaxPly + 1>, kMaxPly + 1> pv_{};
     std::array<int, kMaxPly + 2> pv_length_{};
+    static constexpr std::size_t kEvalCacheSize = std::size_t(1) << 14;
+    std::vector<std::uint64_t> eval_cache_ = std::vector<std::uint64_t>(kEvalCacheSize, 0);
 };
 
 template <class R>
