@@ -67,8 +67,8 @@ struct Tuning {
     // A cache of static scores per worker (16,384 entries, 128 KiB): a position's score is
     // computed once and read back when the search meets it again. The scores are the same, so
     // the search visits the same nodes; only its speed changes. dambit bench, three alternating
-    // runs, nodes/s against off: International 1.025, Russian 1.05; with 65,536 entries 1.01 and
-    // 1.04, with 262,144 entries slower than off (docs/performance.md, "An evaluation cache").
+    // runs, nodes/s against off: International 1.025, Russian and Czech 1.02; 65,536 entries
+    // gained no more, 262,144 lost (docs/performance.md, "An evaluation cache").
     bool eval_cache = true;
 
     template <class R>
