@@ -133,7 +133,7 @@ expect_error probe-variant 2 "a russian book, not --variant international" -- \
   book probe --variant international --book "$dir/a.book"
 expect_error search-variant 2 "--book: .*a russian book, not international" -- \
   search --variant international --book "$dir/a.book" --depth 2
-expect_error match-book 2 "--a book=: cannot read '$dir/none.book'" -- \
+expect_error match-book 2 "--a book=$dir/none.book: cannot read '$dir/none.book'" -- \
   match --a "book=$dir/none.book" --depth 1 --openings 1
 expect_error match-book-ply 2 "bad value 'x' for --b book-ply=x" -- match --b book-ply=x --depth 1 --openings 1
 expect_error dxp-book 2 "--book: .*a russian book, not international" -- dxp --connect 127.0.0.1:9 --book "$dir/a.book"

@@ -172,6 +172,46 @@ if diff -r "$eg/ref" "$eg/killed" >/dev/null && [ "$(ls "$eg/ref" | wc -l)" -eq 
   pass=$((pass + 1)); else
   echo "FAIL egtb-resume: the interrupted build's files differ"; diff -rq "$eg/ref" "$eg/killed" | head -3; fail=$((fail + 1)); fi
 rm -rf "$eg"
+
+# Files that cannot be read or written are refused by name before any work, with exit status 2.
+# A directory opens like a file and fails only at its first read, so each reader must check.
+fx=$(mktemp -d)
+mkdir "$fx/adir"
+check solve-dir 2 '^$' "cannot read '$fx/adir': Is a directory" -- solve --file "$fx/adir"
+check pdn-dir 2 '^$' "cannot read '$fx/adir': Is a directory" -- pdn check "$fx/adir"
+check openings-dir 2 '^$' "cannot read '$fx/adir': Is a directory" -- \
+  match --openings-file "$fx/adir" --depth 1
+check eval-dir 2 '^$' "cannot read weights file '$fx/adir': Is a directory" -- \
+  search --eval "$fx/adir" --depth 1
+check match-eval-name 2 '^$' "--a eval=$fx/none.dbw: cannot read weights file '$fx/none.dbw'" -- \
+  match --a "eval=$fx/none.dbw" --depth 1 --openings 1
+check book-pdn-dir 2 '^$' "cannot read '$fx/adir': Is a directory" -- \
+  book build --out "$fx/b.book" --from-pdn "$fx/adir"
+check selfplay-dir 2 '^$' "'$fx/adir' is a directory" -- selfplay --out "$fx/adir" --games 1
+check tune-out-dir 2 '^$' "'$fx/adir' for --out is a directory" -- \
+  tune --data "$fx/none.dat" --out "$fx/adir"
+check tune-out-unwritable 2 '^$' "cannot write '$fx/no/such/w.dbw.tmp'" -- \
+  tune --data "$fx/none.dat" --out "$fx/no/such/w.dbw"
+check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
+  tune --data "$fx/none.dat," --out "$fx/w.dbw"
+check tune-k-zero 2 '^$' "bad value '0' for --k" -- tune --data "$fx/none.dat" --out "$fx/w.dbw" --k 0
+# Option values: the whole value is named, and a range reads as written (not 1000000000.000000).
+check random-plies-word 2 '^$' "bad value 'abc' for --random-plies \(want N or A-B" -- \
+  selfplay --out "$fx/s.dat" --random-plies abc
+check random-plies-negative 2 '^$' "bad value '-1-3' for --random-plies" -- \
+  selfplay --out "$fx/s.dat" --random-plies -1-3
+check number-range 2 '^$' "bad value '-1' for --max-seconds \(want a number from 0 to 1000000000\)" -- \
+  solve --fen W:WK42:B22 --variant international --max-seconds -1
+check move-separators 2 '^$' "missing square in move 'xx'" -- search --moves "c3-d4 xx" --depth 1
+# A solve file's expected result: a bad number names its line; anything after it is refused.
+printf 'W:WK42:B22\twin -3\n' > "$fx/bad-plies.txt"
+check solve-bad-plies 2 '^$' "line 1: bad number of plies '-3'" -- \
+  solve --variant international --file "$fx/bad-plies.txt"
+printf '# comment\nW:WK42:B22\twin 7\tnote\n' > "$fx/extra.txt"
+check solve-extra-field 2 '^$' "line 2: unexpected 'note'" -- \
+  solve --variant international --file "$fx/extra.txt"
+check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
+rm -rf "$fx"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$
 [ "$fail" -eq 0 ]

@@ -278,7 +278,10 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     CHECK(search::read_weights_file(path).patterns == w.patterns);
     std::filesystem::remove(path);
     CHECK_THROWS_WITH(search::weights_for("/nonexistent/w.dbw", "russian"),
-                      "cannot read weights file '/nonexistent/w.dbw'");
+                      "cannot read weights file '/nonexistent/w.dbw': No such file or directory");
+    // A directory opens and fails only at its first read: refused by name before.
+    CHECK_THROWS_WITH(search::weights_for("/tmp", "russian"),
+                      "cannot read weights file '/tmp': Is a directory");
     CHECK(search::weights_for("hand", "russian") == nullptr);
 }
 

@@ -384,5 +384,8 @@ TEST_CASE("Move text errors name the offending token", "[notation][move]") {
         check_move_error<Russian>(start, "c3-d4-e5", {"'c3-d4-e5'"});
         check_move_error<Russian>(start, "c3:d4-e5", {"'c3:d4-e5'"});
         check_move_error<Russian>(start, "c3--d4", {"'c3--d4'"});
+        // Separators only: no square to name, so the message says one is missing.
+        check_move_error<Russian>(start, "xx", {"missing square", "'xx'"});
+        check_move_error<Russian>(start, "c3:", {"missing square", "'c3:'"});
     }
 }

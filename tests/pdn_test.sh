@@ -179,7 +179,7 @@ expect analyse-out-dir 2 '' "dambit pdn: cannot write '$work/no/such/out.pdn.tmp
 expect no-action 2 '' "$("$dambit" pdn --help)" -- pdn
 expect bad-action 2 '' "dambit pdn: unknown action 'frobnicate' (want check, fen or analyse)" -- pdn frobnicate
 expect no-file 2 '' 'dambit pdn: check: no FILE given' -- pdn check
-expect missing-file 2 '' "dambit pdn: cannot open 'nosuch.pdn'" -- pdn check grammar.pdn nosuch.pdn
+expect missing-file 2 '' "dambit pdn: cannot read 'nosuch.pdn': No such file or directory" -- pdn check grammar.pdn nosuch.pdn
 expect bad-variant 2 '' "dambit pdn: unknown variant 'chess' (known: russian, czech, brazilian, pool, english, international)" -- \
   pdn check grammar.pdn --variant chess
 expect bad-flag 2 '' "dambit pdn: unknown option '--depth'" -- pdn check grammar.pdn --depth 3

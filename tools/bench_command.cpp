@@ -13,7 +13,7 @@ namespace bench_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit bench [--variant V] [--depth N] [--threads T] [--hash MB] [--verbose]\n"
-    "                    [--egtb DIR [--egtb-cache MB]]\n"
+    "                    [--egtb DIR [--egtb-cache MB]] [--eval E]\n"
     "\n"
     "Searches each of the variant's fixed bench positions (at least 30: opening, middlegame and\n"
     "endgame) to depth N, each from an empty table, and prints the total nodes, the time and the\n"

@@ -23,7 +23,7 @@ namespace book_cmd {
 
 const char* const kHelp =
     "usage: dambit book build --out FILE [options]   build an opening book\n"
-    "       dambit book probe --book FILE --fen FEN [--json]\n"
+    "       dambit book probe --book FILE [--fen FEN] [--json]\n"
     "       dambit book info --book FILE\n"
     "(dambit book ACTION --help for each)\n";
 
@@ -258,6 +258,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     std::uint64_t games = 0, skipped = 0;
+    const std::size_t size_before = b.size();  // a resumed run's book; the PDN games count as added
     if (!files.empty() && b.size() == 0) {
         try {
             const auto from_games = book::records_from_games<R>(files, min_games, games, skipped);
@@ -307,8 +308,8 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const double secs = elapsed();
     fmt::print("variant {}, {} positions in {} ({}); this run: {} positions added, {} expanded, "
                "{:.1f} s, {:.0f} positions/h\n",
-               R::kName, b.size(), *out, settings, b.size() - start_size, expansions, secs,
-               double(b.size() - start_size) / std::max(secs, 1e-9) * 3600);
+               R::kName, b.size(), *out, settings, b.size() - size_before, expansions, secs,
+               double(b.size() - size_before) / std::max(secs, 1e-9) * 3600);
     return 0;
 }
 

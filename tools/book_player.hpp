@@ -20,7 +20,9 @@ std::unique_ptr<book::BookPlayer<R>> book_player(const BookOption& option,
         return std::make_unique<book::BookPlayer<R>>(
             book::load_book<R>(option.file), book::PlayOptions{option.max_ply, option.margin, seed});
     } catch (const std::runtime_error& e) {
-        throw UsageError(option_name + ": " + e.what());
+        // "--a book=" names its value too ("--a book=FILE: ..."); "--book" gives it in the text.
+        const bool setting = !option_name.empty() && option_name.back() == '=';
+        throw UsageError(option_name + (setting ? option.file : "") + ": " + e.what());
     }
 }
 

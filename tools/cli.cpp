@@ -1,6 +1,7 @@
 // Option parsing for the dambit subcommands.
 #include "cli.hpp"
 
+#include "core/file_io.hpp"
 #include "search/weights.hpp"
 
 #include <cerrno>
@@ -47,6 +48,14 @@ std::string Args::get_or(const std::string& name, const std::string& fallback) c
     return get(name).value_or(fallback);
 }
 
+void check_readable(const std::string& path) {
+    try {
+        file_io::check_readable(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi) {
     errno = 0;
@@ -64,6 +73,13 @@ std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::
     return v ? parse_int(name, *v, lo, hi) : fallback;
 }
 
+// A bound of a number's range as a reader writes it: 0.25, 1e-06, 1000000000.
+static std::string bound_text(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", x);
+    return buf;
+}
+
 double Args::get_double(const std::string& name, double fallback, double lo, double hi) const {
     const auto v = get(name);
     if (!v) return fallback;
@@ -72,7 +88,7 @@ double Args::get_double(const std::string& name, double fallback, double lo, dou
     const double d = std::strtod(v->c_str(), &end);
     if (v->empty() || *end != '\0' || errno == ERANGE || !(d >= lo && d <= hi))
         throw UsageError("bad value '" + *v + "' for --" + name + " (want a number from " +
-                         std::to_string(lo) + " to " + std::to_string(hi) + ")");
+                         bound_text(lo) + " to " + bound_text(hi) + ")");
     return d;
 }
 
@@ -123,7 +139,9 @@ std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& 
     try {
         return search::weights_for(choice, variant_name(v));
     } catch (const std::runtime_error& e) {
-        throw UsageError(option + " " + choice + ": " + e.what());
+        // "--eval FILE: ..." or, for a match side's setting, "--a eval=FILE: ...".
+        const bool setting = !option.empty() && option.back() == '=';
+        throw UsageError(option + (setting ? "" : " ") + choice + ": " + e.what());
     }
 }
 

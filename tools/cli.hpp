@@ -47,6 +47,10 @@ private:
     std::map<std::string, std::string> values_;
 };
 
+// A file the user named must be readable: file_io::check_readable's error as a UsageError (one
+// line naming the path and the reason, exit status 2).
+void check_readable(const std::string& path);
+
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);
 

@@ -11,6 +11,7 @@
 #include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
+#include "core/version.hpp"
 
 namespace {
 
@@ -46,7 +47,8 @@ void write_to(std::FILE* out, fmt::format_string<T...> format, T&&... args) {
 
 void usage(std::FILE* out) {
     write_to(out,
-             "usage: dambit <subcommand> [options]   (dambit <subcommand> --help for details)\n\n"
+             "usage: dambit <subcommand> [options]   (dambit <subcommand> --help for details)\n"
+             "       dambit --version\n\n"
              "subcommands:\n");
     for (const auto& s : kSubcommands) write_to(out, "  {:<8} {}\n", s.name, s.summary);
     write_to(out,
@@ -65,6 +67,10 @@ int run(int argc, char** argv) {
     const std::string name = argv[1];
     if (name == "--help" || name == "-h" || name == "help") {
         usage(stdout);
+        return 0;
+    }
+    if (name == "--version" || name == "version") {
+        if (!quiet) write_to(stdout, "dambit {}\n", dambit::kVersion);
         return 0;
     }
     for (const auto& s : kSubcommands) {

@@ -23,7 +23,8 @@ constexpr const char* kHelp =
     "usage: dambit dxp (--listen [HOST:]PORT | --connect HOST:PORT)\n"
     "         [--games N [--time MINUTES] [--moves N] [--fen FEN]] [--movetime MS]\n"
     "         [--max-plies P] [--max-games N] [--timeout SECONDS] [--name NAME]\n"
-    "         [--hash MB] [--threads T] [--egtb DIR] [--pdn FILE] [--quiet]\n"
+    "         [--variant international] [--hash MB] [--threads T] [--egtb DIR [--egtb-cache MB]]\n"
+    "         [--eval E] [--book FILE [--book-ply N] [--book-margin M]] [--pdn FILE] [--quiet]\n"
     "\n"
     "Plays International draughts against another program over DXP (the DamExchange\n"
     "protocol, TCP, messages ending in a NUL byte). DXP is a 10x10 protocol: no 8x8 convention\n"
@@ -56,8 +57,11 @@ constexpr const char* kHelp =
     "  --variant V           international only\n"
     "  --hash MB             transposition table (default 64)\n"
     "  --threads T           search threads (default 1)\n"
-    DAMBIT_TABLES_HELP
-    DAMBIT_EVAL_HELP
+    // (the shared option texts, DAMBIT_TABLES_HELP and DAMBIT_EVAL_HELP, indent less)
+    "  --egtb DIR            endgame tables to probe (dambit egtb build)\n"
+    "  --egtb-cache MB       their block cache (default 64)\n"
+    "  --eval E              the evaluation: auto (default: the compiled-in learned weights),\n"
+    "                        learned, hand (the hand-made one) or a weights file (dambit tune)\n"
     "  --pdn FILE            write every game in PDN to FILE\n"
     "  --quiet               print only the game lines and the summary\n"
     "  --book FILE           play from this opening book (dambit book build) while it has\n"

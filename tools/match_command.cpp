@@ -40,7 +40,8 @@ constexpr const char* kHelp =
     "         [--openings N] [--opening-plies K | --ballots NAME | --openings-file FILE]\n"
     "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
     "         [--threads T] [--hash MB] [--pgn FILE] [--eval E] [--concurrency N]\n"
-    "         [--analyse-losses [--analyse-factor F]]\n"
+    "         [--analyse-losses [--analyse-factor F]] [--egtb DIR [--egtb-cache MB]]\n"
+    "         [--book FILE [--book-ply N] [--book-margin M]]\n"
     "\n"
     "Plays A against B. The openings are every position reached after K plies\n"
     "(default 2) from the start position, in move generation order, each distinct position\n"
@@ -268,6 +269,7 @@ std::vector<play::Opening<R>> openings_of(const cli::Args& args, std::string& de
             return play::parse_openings<R>(*text, fmt::format("ballots {}", *name));
         }
         if (const auto file = args.get("openings-file")) {
+            cli::check_readable(*file);
             std::ifstream in(*file, std::ios::binary);
             if (!in) throw cli::UsageError(fmt::format("cannot read '{}'", *file));
             std::stringstream text;

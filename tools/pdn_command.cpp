@@ -101,6 +101,7 @@ class Input {
 public:
     explicit Input(const std::string& name) : name_(name) {
         if (name == "-") return;
+        cli::check_readable(name);
         file_ = std::make_unique<std::ifstream>(name, std::ios::binary);
         if (!*file_) throw cli::UsageError(fmt::format("cannot open '{}'", name));
     }

@@ -22,7 +22,8 @@ namespace search_cmd {
 constexpr const char* kHelp =
     "usage: dambit search [--variant V] [--fen FEN] [--moves \"m1 m2 ...\"]\n"
     "         [--depth N | --nodes N | --movetime MS] [--threads T] [--hash MB] [--json]\n"
-    "         [--egtb DIR [--egtb-cache MB]] [--multipv K]\n"
+    "         [--egtb DIR [--egtb-cache MB]] [--multipv K] [--eval E]\n"
+    "         [--book FILE [--book-ply N] [--book-margin M]]\n"
     "\n"
     "Searches the position (after the moves, if given) and prints one line per completed\n"
     "iteration, then the best move. Scores are for the side to move in hundredths of a man;\n"

@@ -64,12 +64,21 @@ int run(const cli::Args& args) {
     learn::SelfplaySettings s;
     s.nodes = std::uint64_t(args.get_int("nodes", 4000, 1, INT64_MAX / 4));
     if (const auto r = args.get("random-plies")) {
+        // N or A-B, each a count of plies from 0 to 100; the message gives the whole value.
         const auto dash = r->find('-');
+        const auto bound = [&](const std::string& text) {
+            const bool digits = !text.empty() && text.size() <= 3 &&
+                                text.find_first_not_of("0123456789") == std::string::npos;
+            if (!digits || std::stoi(text) > 100)
+                throw cli::UsageError("bad value '" + *r +
+                                      "' for --random-plies (want N or A-B, plies from 0 to 100)");
+            return std::stoi(text);
+        };
         if (dash == std::string::npos) {
-            s.random_min = s.random_max = int(cli::parse_int("--random-plies", *r, 0, 100));
+            s.random_min = s.random_max = bound(*r);
         } else {
-            s.random_min = int(cli::parse_int("--random-plies", r->substr(0, dash), 0, 100));
-            s.random_max = int(cli::parse_int("--random-plies", r->substr(dash + 1), 0, 100));
+            s.random_min = bound(r->substr(0, dash));
+            s.random_max = bound(r->substr(dash + 1));
         }
         if (s.random_min > s.random_max)
             throw cli::UsageError("--random-plies " + *r + ": the first bound is above the second");

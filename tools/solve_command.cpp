@@ -19,7 +19,8 @@ namespace solve_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
-    "                    [--max-seconds S] [--draw-rules] [--hash MB] [--egtb DIR]\n"
+    "                    [--max-seconds S] [--draw-rules] [--hash MB]\n"
+    "                    [--egtb DIR [--egtb-cache MB]]\n"
     "\n"
     "Proves a forced result for the side to move and prints one of\n"
     "  win in N plies: LINE    the shortest forced win; the opponent is first left without\n"
@@ -73,9 +74,23 @@ Expected parse_expected(const std::string& text, int line_number) {
                               text + "' (want 'win N' or 'loss N')");
     in >> number;
     if (number == "in") in >> number;
+    std::string rest, extra;
+    std::getline(in, rest);
+    std::istringstream more(rest);
+    more >> extra;
+    if (extra == "plies" || extra == "ply") extra.clear(), more >> extra;
+    const std::string where = "line " + std::to_string(line_number) + ": ";
+    if (!extra.empty())
+        throw cli::UsageError(where + "unexpected '" + extra + "' after the expected result '" +
+                              text + "'");
     e.given = true;
     e.outcome = word == "win" ? search::Outcome::kForcedWin : search::Outcome::kForcedLoss;
-    e.plies = int(cli::parse_int("file", number, 0, 250));
+    try {
+        e.plies = int(cli::parse_int("file", number, 0, 250));
+    } catch (const cli::UsageError&) {
+        throw cli::UsageError(where + "bad number of plies '" + number + "' in '" + text +
+                              "' (want an integer from 0 to 250)");
+    }
     return e;
 }
 
@@ -101,6 +116,7 @@ int run(const cli::Args& args) {
         return 0;
     }
     const std::string path = *args.get("file");
+    cli::check_readable(path);
     std::ifstream in(path);
     if (!in) throw cli::UsageError("cannot read '" + path + "'");
     int solved = 0, wrong = 0, unsolved = 0, number = 0;

@@ -1,10 +1,13 @@
 // dambit tune: fits the learned evaluation's weights to selfplay data (Texel's method,
 // src/learn/fit.hpp) and writes a weights file.
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -81,6 +84,7 @@ int run(const cli::Args& args) {
     fs.l2 = args.get_double("l2", fs.l2, 0, 1e6);
     fs.threads = int(args.get_int("threads", 1, 1, 256));
     const double lambda = args.get_double("lambda", 0.25, 0, 1);
+    const double k_given = args.get_double("k", 0, 0.01, 1e6);
     const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
 
@@ -100,6 +104,22 @@ int run(const cli::Args& args) {
                 "{}: {} pattern windows, the fit has {} (--model, --pattern-step)", *init,
                 iw->windows, fs.patterns ? windows : 0));
         init_note = fmt::format(" --init {}", *init);
+    }
+
+    for (const auto& name : notation_detail::split(*data, ','))
+        if (name.empty()) throw cli::UsageError("empty file name in --data '" + *data + "'");
+    // --out: where the weights will go must take a file now, not after the fit (the weights
+    // are written as OUT.tmp, then renamed).
+    {
+        struct stat st {};
+        if (::stat(out->c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            throw cli::UsageError(fmt::format("'{}' for --out is a directory", *out));
+        const std::string tmp = *out + ".tmp";
+        std::FILE* f = std::fopen(tmp.c_str(), "wb");
+        if (!f)
+            throw cli::UsageError(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
+        std::fclose(f);
+        std::remove(tmp.c_str());
     }
 
     // The positions, each once (the first file that has it keeps it).
@@ -168,7 +188,7 @@ int run(const cli::Args& args) {
     const auto start = learn::hand_params(start_weights);
     std::copy(start.begin(), start.end(), params.begin());
     // K from the hand-made weights on results alone (the target's mix needs K first).
-    double k = args.get_double("k", 0, 0, 1e6);
+    double k = k_given;  // 0: not given, found below
     if (k == 0) {
         learn::FitRows plain = rows_of(train, 100);
         if (lambda != 1.0)

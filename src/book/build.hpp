@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "book/book.hpp"
+#include "core/file_io.hpp"
 #include "pdn/game.hpp"
 #include "search/engine.hpp"
 
@@ -160,6 +161,7 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
     const auto each_game = [&](auto&& f) {
         games = skipped = 0;
         for (const auto& file : files) {
+            file_io::check_readable(file);
             std::ifstream in(file, std::ios::binary);
             if (!in) throw std::runtime_error("cannot read '" + file + "'");
             pdn::Reader reader(in);

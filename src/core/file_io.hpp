@@ -4,6 +4,7 @@
 // pictures).
 #pragma once
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,15 +79,33 @@ inline Header parse_header(const std::string& bytes, const std::string& path,
             unpadded(bytes.data() + 40, 88)};
 }
 
-// The whole file; throws std::runtime_error("cannot read 'PATH'").
+// Throws std::runtime_error("cannot read 'PATH': REASON") unless PATH names something that can be
+// opened and read as a file: a missing path, a directory (which opens, and then fails at its
+// first read) or one without read permission is refused here, by name, before anything is read.
+inline void check_readable(const std::string& path) {
+    struct stat st {};
+    int error = 0;
+    if (::stat(path.c_str(), &st) != 0)
+        error = errno;
+    else if (S_ISDIR(st.st_mode))
+        error = EISDIR;
+    else if (::access(path.c_str(), R_OK) != 0)
+        error = errno;
+    if (error) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(error));
+}
+
+// The whole file; throws std::runtime_error("cannot read 'PATH': REASON").
 inline std::string read_all(const std::string& path) {
+    check_readable(path);
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw std::runtime_error("cannot read '" + path + "'");
+    if (!f) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
     std::string out;
     char buf[1 << 16];
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    const bool failed = std::ferror(f);
     std::fclose(f);
+    if (failed) throw std::runtime_error("cannot read '" + path + "'");
     return out;
 }
 

@@ -277,6 +277,7 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     }
     std::vector<int> squares;
     for (std::string_view part : parts) {
+        if (part.empty()) throw ParseError("missing square in move '" + token + "'");
         const int n = parse_square<G>(part);
         if (!n) throw ParseError("unknown square '" + std::string(part) + "' in move '" + token + "'");
         squares.push_back(G::bit_of_square(n));

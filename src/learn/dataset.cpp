@@ -86,6 +86,8 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
                        std::vector<Sample>& existing)
     : path_(path) {
     std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error(fmt::format("'{}' is a directory", path));
     if (std::filesystem::exists(path, ec))
         throw std::runtime_error(fmt::format("'{}' exists already (complete)", path));
     const std::string part = path + ".part";
