@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -22,6 +22,7 @@
 #include "core/key.hpp"
 #include "core/notation.hpp"
 #include "json.hpp"
+#include "perft/checkpoint.hpp"
 #include "perft/perft.hpp"
 #include "tables.hpp"
 
@@ -48,11 +49,12 @@ constexpr const char* kHelp =
     "                     (with --divide also {\"move\":M,\"nodes\":N} per root move)\n"
     "  --checkpoint FILE  record finished depths and subtrees (the positions two plies deep) in\n"
     "                     FILE, replaced atomically at most once a second; run the same command\n"
-    "                     again after an interruption and it goes on where FILE left off\n"
+    "                     again after an interruption and it goes on where FILE left off; FILE\n"
+    "                     has a checksum: a damaged or edited one is refused (exit status 2)\n"
     "  --verify           check every row of the published tables (perft/*.txt) of the variant\n"
     "                     (--variant all: every variant); rows past the time budget are skipped\n"
     "                     and said so; exit status 1 on any mismatch\n"
-    "  --max-seconds S    time budget of --verify (default 60)\n";
+    "  --max-seconds S    time budget of --verify, above 0 (default 60)\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -76,80 +78,34 @@ std::uint64_t sum(const std::vector<std::uint64_t>& v) {
     return n;
 }
 
-// What a checkpoint file holds: the run it belongs to, the depths finished, and the subtrees
-// finished at the depth under way. Text, one record per line:
-//   dambit-perft-checkpoint 1
-//   run <variant> <keep|drop> <FEN>
-//   depth <D> <nodes>                      a finished depth
-//   split <D> <subtrees> <key>             the depth under way and its cut (perft_split)
-//   subtree <k> <nodes>                    a finished subtree of that depth
-struct Checkpoint {
-    std::string path, run;
-    std::map<int, std::uint64_t> depths;
-    int split_depth = 0;
-    std::size_t subtrees = 0;
-    std::uint64_t split_key = 0;
-    std::map<std::size_t, std::uint64_t> done;
+// A checkpoint file (perft/checkpoint.hpp: the run it belongs to, the depths finished, the
+// subtrees finished at the depth under way, and a checksum) and where it is kept.
+struct Checkpoint : PerftCheckpoint {
+    std::string path;
     std::size_t resumed = 0;  // subtrees of the depth under way taken from the file
     Clock::time_point last_write{};
 
-    // Reads `path` if it exists; a file of another run or a damaged one is an error, not ignored
-    // (it would be overwritten).
+    // Reads `path` if it exists; a file that cannot be read, of another run or format, or a
+    // damaged one is a usage error naming it (exit status 2), not ignored (it would be
+    // overwritten).
     void load() {
-        std::ifstream in(path);
-        if (!in) return;
-        std::string line, word;
-        int number = 0;
-        auto bad = [&](const std::string& why) {
-            throw cli::UsageError("checkpoint '" + path + "' line " + std::to_string(number) +
-                                  ": " + why);
-        };
-        std::getline(in, line);
-        ++number;
-        if (line != "dambit-perft-checkpoint 1") bad("not a dambit perft checkpoint");
-        bool named = false;
-        while (std::getline(in, line)) {
-            ++number;
-            std::istringstream f(line);
-            f >> word;
-            if (!named && word != "run") bad("'" + word + "' before the run record");
-            if (word == "run") {
-                std::string rest;
-                std::getline(f >> std::ws, rest);
-                if (rest != run)
-                    bad("it belongs to another run (" + rest + "), not this one (" + run + ")");
-                named = true;
-            } else if (word == "depth") {
-                int d = 0;
-                unsigned long long n = 0;
-                if (!(f >> d >> n)) bad("bad record '" + line + "'");
-                depths[d] = n;
-            } else if (word == "split") {
-                unsigned long long k = 0;
-                if (!(f >> split_depth >> subtrees >> std::hex >> k))
-                    bad("bad record '" + line + "'");
-                split_key = k;
-            } else if (word == "subtree") {
-                std::size_t k = 0;
-                unsigned long long n = 0;
-                if (!(f >> k >> n) || k >= subtrees) bad("bad record '" + line + "'");
-                done[k] = n;
-            } else {
-                bad("unknown record '" + word + "'");
-            }
+        if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return;
+        std::string text;
+        try {
+            text = file_io::read_all(path);
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError("--checkpoint " + path + ": " + e.what());
+        }
+        try {
+            static_cast<PerftCheckpoint&>(*this) = parse_checkpoint(text, path, run);
+        } catch (const CheckpointError& e) {
+            throw cli::UsageError(e.what());
         }
     }
 
     // Writes FILE.tmp and renames it over FILE, so that FILE is always whole.
     void save() {
-        std::string text = fmt::format("dambit-perft-checkpoint 1\nrun {}\n", run);
-        auto out = std::back_inserter(text);
-        for (const auto& [d, n] : depths) fmt::format_to(out, "depth {} {}\n", d, n);
-        if (split_depth) {
-            fmt::format_to(out, "split {} {} {:x}\n", split_depth, subtrees, split_key);
-            for (const auto& [k, n] : done) fmt::format_to(out, "subtree {} {}\n", k, n);
-        }
-        file_io::replace_file(path, text);
+        file_io::replace_file(path, checkpoint_text(*this));
         last_write = Clock::now();
     }
 };
@@ -460,6 +416,9 @@ int perft_command(int argc, char** argv) {
             variants.push_back(args.variant());
         }
         const double budget = args.get_double("max-seconds", 60.0, 0.0, 1e9);
+        if (!(budget > 0))  // every row would be skipped
+            throw cli::UsageError("bad value '" + *args.get("max-seconds") +
+                                  "' for --max-seconds (want a number of seconds above 0)");
         return run([&] { return verify(variants, budget, s); });
     }
     if (args.has("max-seconds")) throw cli::UsageError("--max-seconds goes with --verify");
@@ -476,6 +435,13 @@ int perft_command(int argc, char** argv) {
             c.path = *path;
             c.run = std::string(R::kName) + " " + dup + " " + to_fen<R>(p);
             c.load();
+            // Written at once (the state just read, or the run alone), so that a checkpoint that
+            // cannot be written is a usage error before any work, not a failure at depth 1.
+            try {
+                c.save();
+            } catch (const std::runtime_error& e) {
+                throw cli::UsageError("--checkpoint " + c.path + ": " + e.what());
+            }
             return plain_perft(p, depth, args.has("divide"), args.has("json"), s, &c);
         }
         return plain_perft(p, depth, args.has("divide"), args.has("json"), s, nullptr);

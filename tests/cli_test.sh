@@ -93,7 +93,7 @@ check checkpoint-other-run 2 '^$' 'belongs to another run' -- perft --depth 9 --
 echo garbage >"$ck"
 check checkpoint-damaged 2 '^$' "not a dambit perft checkpoint" -- perft --depth 3 --checkpoint "$ck"
 printf 'dambit-perft-checkpoint 1\ndepth 1 7\n' >"$ck"
-check checkpoint-unnamed 2 '^$' "'depth' before the run record" -- perft --depth 3 --checkpoint "$ck"
+check checkpoint-old-format 2 '^$' "written by an older dambit" -- perft --depth 3 --checkpoint "$ck"
 check checkpoint-verify 2 '^$' 'does not go with --verify' -- perft --verify --checkpoint "$ck"
 rm -f "$ck" "$ck.tmp"
 # dambit show. RULES.md §6: W:Wh6:Bg7,c5,d2 has the one legal move h6:f8:b4:e1.

@@ -14,6 +14,7 @@
 #include "egtb/index.hpp"
 #include "egtb/tables.hpp"
 #include "reference/plain_egtb.hpp"
+#include "search/engine.hpp"
 #include "search/solve.hpp"
 
 using namespace dambit;
@@ -362,4 +363,97 @@ TEST_CASE("egtb: a damaged file is reported with its name, never used", "[egtb]"
     // A position outside the tables built.
     CHECK_THROWS_WITH(wrong.probe(parse_fen<Russian>("W:WK1,K2:BK32")),
                       Catch::Contains("no table of slice 0201"));
+}
+
+namespace {
+
+// Flips one bit of the byte `back` bytes before the end of `path` (in its last block).
+void damage(const std::string& path, int back = 3) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-back, std::ios::end);
+    char c = 0;
+    f.get(c);
+    f.seekp(-back, std::ios::end);
+    f.put(char(c ^ 0x10));
+}
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("egtb: a file is checked whole when opened, not only the blocks a probe reads",
+          "[egtb]") {
+    TempDir dir("whole");
+    build<Russian>(dir.str(), 2, 2);
+    const Material m{0, 1, 0, 1};
+    const std::string path = dir.str() + "/" + table_file_name("russian", m);
+    {  // the same values in blocks of 64 positions: a file of many blocks
+        std::vector<std::uint8_t> codes;
+        TableHeader h;
+        {
+            const TableFile f(path, "russian");
+            codes = f.read_all();
+            h = f.header();
+        }
+        h.block_positions = 64;
+        write_table(path, h, codes, 1);
+    }
+    const Position<Russian> first = slice_position<Russian>(m, 0);  // in block 0
+    REQUIRE(!has_capture(first));
+    {
+        Tables<Russian> intact(dir.str(), 16);
+        const Value v = intact.probe(first);
+        TableFile f(path, "russian");
+        REQUIRE(f.header().blocks > 3);
+        CHECK_NOTHROW(f.check_blocks());
+        damage(path);  // in the last block, which probing `first` never reads
+        CHECK(intact.probe(first) == v);  // a file already open and checked is not read again
+        CHECK_THROWS_WITH(f.check_blocks(),
+                          Catch::StartsWith(path + ": block " +
+                                            std::to_string(f.header().blocks - 1) +
+                                            " checksum mismatch"));
+    }
+    Tables<Russian> tables(dir.str(), 16);
+    CHECK_THROWS_WITH(tables.probe(first), Catch::StartsWith(path + ": block ") &&
+                                               Catch::Contains("checksum mismatch"));
+}
+
+TEST_CASE("egtb: a damaged file stops the engine and the solver from using the tables",
+          "[egtb]") {
+    TempDir dir("engine");
+    build<Russian>(dir.str(), 3, 3);
+    // A slice the positions below never reach: before, the engine went on silently (with fewer
+    // pieces of tables, or none) and the solver searched without them.
+    const std::string path = dir.str() + "/" + table_file_name("russian", Material{2, 0, 1, 0});
+    const Position<Russian> p = parse_fen<Russian>("W:WK1:BK32");
+    search::Engine<Russian> engine(4, 1);
+    REQUIRE(engine.set_tables(dir.str(), 16) == 3);
+    damage(path);
+    CHECK_THROWS_WITH(engine.set_tables(dir.str(), 16),
+                      Catch::StartsWith(path + ": block 0 checksum mismatch"));
+    // The engine is left without tables, and searches on.
+    search::Limits limits;
+    limits.depth = 2;
+    CHECK(engine.go(p, {}, limits).has_move);
+    search::SolveOptions o;
+    o.tables_dir = dir.str();
+    o.hash_megabytes = 4;
+    CHECK_THROWS_WITH(search::Solver<Russian>(o), Catch::StartsWith(path + ": block 0"));
+    // A missing file is not an error: the tables then cover fewer pieces.
+    std::filesystem::remove(path);
+    CHECK(engine.set_tables(dir.str(), 16) == 2);
+}
+
+TEST_CASE("egtb: build makes a damaged file again, the same as before", "[egtb]") {
+    TempDir dir("rebuild");
+    build<Russian>(dir.str(), 3, 3);
+    const std::string path = dir.str() + "/" + table_file_name("russian", Material{1, 1, 0, 1});
+    const std::string intact = file_bytes(path);
+    damage(path);
+    REQUIRE(file_bytes(path) != intact);
+    build<Russian>(dir.str(), 3, 3);
+    CHECK(file_bytes(path) == intact);
 }

@@ -9,12 +9,14 @@ line, `go think`. Expected moves are worked out by hand in the comments. Every c
 line; the exit status is the number of failures.
 """
 import os
+import re
 import select
 import subprocess
 import sys
 import time
 
 DAMBIT = sys.argv[1]
+README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
 failures = 0
 
 
@@ -74,6 +76,21 @@ class Engine:
         except subprocess.TimeoutExpired:
             self.p.kill()
             return None
+
+    def finish_input(self, timeout=10.0):
+        """Closes the engine's input and reads its output to the end: (exit status, lines)."""
+        self.p.stdin.close()
+        lines = []
+        while True:
+            line = self.recv(timeout)
+            if line is None:
+                break
+            lines.append(line)
+        try:
+            return self.p.wait(5), lines
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return None, lines
 
     def close(self):
         try:
@@ -197,15 +214,30 @@ lines, done = e.until("done", 5)
 check("ponder, ponder-hit -> done", done is not None and args_of(done).get("move") in black, done)
 check("quit", e.close() == 0)
 
-# 4. Closed input ends the engine, even in the middle of a search.
+# 4. Closed input ends the engine, even in the middle of a search: a search that only `stop`
+# ends (level infinite, go ponder) is stopped and answers.
 e = Engine()
 e.send("hub")
 e.send("init")
 e.send("level infinite")
 e.send("go analyze")
 time.sleep(0.2)
-status = e.close_input()
-check("closed input ends the engine", status == 0, status)
+t0 = time.monotonic()
+status, lines = e.finish_input()
+check("closed input during an infinite analysis: stopped, done move, exit 0",
+      status == 0 and lines and args_of(lines[-1]).get("move") in first
+      and time.monotonic() - t0 < 5, (status, lines[-2:]))
+e = Engine()
+e.send("hub")
+e.send("init")
+e.send("level move-time=30")
+e.send("go ponder")
+time.sleep(0.2)
+t0 = time.monotonic()
+status, lines = e.finish_input()
+check("closed input during go ponder: stopped at once, done move, exit 0",
+      status == 0 and lines and args_of(lines[-1]).get("move") in first
+      and time.monotonic() - t0 < 5, (status, lines[-2:]))
 
 # 4b. `stop` and a closed input right after `go` (before the search thread has begun) are not
 # lost: an infinite search still ends.
@@ -236,9 +268,10 @@ black10 = {"16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24
 check("stop, then at once pos/level/go: two done lines, no error, a legal reply",
       first is not None and second is not None and args_of(second).get("move") in black10
       and not any(l.startswith("error") for l in lines + lines2), (lines[-2:], lines2[-2:]))
-e.send("go analyze")
-status = e.close_input()
-check("closed input right after go ends the engine", status == 0, status)
+e.send("go analyze")  # the level of move-time=0.1 stands: the analysis runs to it and answers
+status, lines = e.finish_input()
+check("closed input right after go: done move, exit 0",
+      status == 0 and lines and args_of(lines[-1]).get("move") in black10, (status, lines[-2:]))
 
 # 5. Multipv: with multipv=3 each iteration reports lines 1..3 (Russian start: 7 moves).
 e = Engine("--variant", "russian")
@@ -255,7 +288,62 @@ mp = [args_of(l).get("multipv") for l in lines if l.startswith("info")]
 check("multipv 3: lines 1,2,3 per iteration", mp[:6] == ["1", "2", "3", "1", "2", "3"], mp)
 e.close()
 
-# 6. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
+# 6. Sessions piped whole, the input closed right after `go think` (a script, `printf | dambit
+# hub`): a search with a limit runs to its end and answers, then the engine exits 0.
+def piped(text, *args):
+    t0 = time.monotonic()
+    r = subprocess.run([DAMBIT, "hub", *args], input=text, capture_output=True, text=True,
+                       timeout=60)
+    return r.returncode, r.stdout.splitlines(), time.monotonic() - t0
+
+
+help_text = subprocess.run([DAMBIT, "hub", "--help"], capture_output=True, text=True).stdout
+example = re.search(r"printf '(.*)' \| dambit hub", help_text)
+status, lines, seconds = piped(example.group(1).encode().decode("unicode_escape"))
+check("the --help example piped: a legal done move after its move-time, exit 0",
+      status == 0 and lines and args_of(lines[-1]).get("move") in first and seconds >= 0.25
+      and "level move-time=0.5" in example.group(1), (example.group(1), status, lines[-2:], seconds))
+status, lines, _ = piped("hub\ninit\npos\nlevel depth=6\ngo think\n", "--variant", "russian")
+done = [l for l in lines if l.startswith("done")]
+depths = [int(args_of(l)["depth"]) for l in lines if l.startswith("info")]
+check("piped, level depth=6: every iteration, then done", status == 0 and len(done) == 1
+      and args_of(done[0]).get("move") in {"9-13", "9-14", "10-13", "10-14", "11-15", "11-16", "12-16"}
+      and depths and max(depths) == 6, (status, lines[-2:]))
+# README's Hub session: its client lines piped, its done line (the forced capture, and the
+# reply the engine expects) exactly.
+block = re.search(r"\$ dambit hub .*?\n(.*?)```", open(README).read(), re.S).group(1)
+sent = [l[2:] for l in block.splitlines() if l.startswith("> ")]
+expected = [l[2:] for l in block.splitlines() if l.startswith("< done")]
+status, lines, _ = piped("\n".join(sent) + "\n")
+check("README's Hub session piped: its done line", status == 0 and len(expected) == 1
+      and lines and lines[-1] == expected[0], (sent, expected, status, lines[-2:]))
+check("README's Hub session: every line it shows, but for times and the elided ones",
+      all(l == "..." or any(o.split(" time=")[0] == l.split(" time=")[0] for o in lines)
+          for l in (l[2:] for l in block.splitlines() if l.startswith("< "))), lines)
+
+# 7. The command line: the help names every parameter the engine announces, a bad variant is
+# refused with the known names, and the hash goes as far as dambit search's.
+status, lines, _ = piped("hub\n")
+announced = [args_of(l)["name"] for l in lines if l.startswith("param")]
+listed = help_text.split("'hub':\n", 1)[1].split("\nPositions", 1)[0].replace(",", " ").split()
+check("--help lists the parameters the engine announces", listed == announced, (listed, announced))
+sizes = [l for l in lines if l.startswith(("param name=hash ", "param name=egtb-cache "))]
+check("hash and egtb-cache up to 1048576 MB, as dambit search --hash",
+      len(sizes) == 2 and all(l.endswith(" min=1 max=1048576") for l in sizes), sizes)
+r = subprocess.run([DAMBIT, "hub", "--variant", "foo"], capture_output=True, text=True, input="")
+check("hub --variant foo: status 2, one line naming the known variants", r.returncode == 2
+      and r.stderr == "dambit hub: unknown variant 'foo' (known: russian, czech, brazilian, pool, "
+      "english, international, normal)\n", (r.returncode, r.stderr))
+r = subprocess.run([DAMBIT, "hub", "--hash", "1048577"], capture_output=True, text=True, input="")
+check("hub --hash 1048577: status 2", r.returncode == 2 and "1048577" in r.stderr, r.stderr)
+status, lines, _ = piped("hub\nset-param name=hash value=65537\nset-param name=hash value=1048577\n"
+                         "set-param name=variant value=chess\nping\n")
+errors = [l for l in lines if l.startswith("error")]
+check("set-param hash: 65537 taken, 1048577 refused; a bad variant's error names the known",
+      len(errors) == 2 and "1048577" in errors[0] and "known: russian" in errors[1]
+      and lines[-1] == "pong", errors)
+
+# 8. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
 # a GUI keeps them: the engine adds the increment before its move). When a game ends before (a
 # side has no move: the engine says error), the next starts with the clocks as they are. No clock
 # may fall below zero.

@@ -3,9 +3,11 @@
 // worked out by hand below (README, Hub and DXP).
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <string>
 
 #include "core/notation.hpp"
+#include "protocol/hub_server.hpp"
 #include "protocol/hub_text.hpp"
 
 using namespace dambit;
@@ -98,4 +100,37 @@ TEST_CASE("hub moves: numbering per variant", "[hub]") {
     CHECK(move_text<International>(m) == "32x21x12");
     CHECK(parse_hub_move(p, "32x12x27x17").move == m.move);
     CHECK(hub_move_text<International>(m) == "32x12x27x17");
+}
+
+TEST_CASE("hub parameters: the names announced, the ranges", "[hub]") {
+    CHECK(variant_names(" ") == "russian czech brazilian pool english international normal");
+    CHECK(param_spec("hash").max == 1 << 20);  // as dambit search --hash
+    CHECK(param_spec("egtb-cache").max == 1 << 20);
+    for (const auto& spec : kParams) {
+        CHECK(param_spec(spec.name).name == spec.name);
+        CHECK(spec.min <= spec.max);
+    }
+}
+
+// The output of a whole session, searches on a 1 MB table.
+static std::string session_output(const std::string& input) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    ServerDefaults d;
+    d.hash_megabytes = 1;
+    serve(in, out, d);
+    return out.str();
+}
+
+TEST_CASE("hub end of input: the search answers; quit: it does not", "[hub]") {
+    // A search with a limit runs to its end: its last iteration is reported, then its move.
+    const std::string limited = session_output("hub\ninit\npos\nlevel depth=3\ngo think\n");
+    CHECK(limited.find("info depth=3 ") != std::string::npos);
+    CHECK(limited.find("\ndone move=") != std::string::npos);
+    // One that only stop ends is stopped, and answers.
+    CHECK(session_output("hub\ninit\nlevel infinite\ngo analyze\n").find("\ndone move=") !=
+          std::string::npos);
+    CHECK(session_output("hub\ninit\ngo ponder\n").find("\ndone move=") != std::string::npos);
+    CHECK(session_output("hub\ninit\nlevel infinite\ngo analyze\nquit\n").find("done") ==
+          std::string::npos);
 }

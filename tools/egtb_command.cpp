@@ -171,7 +171,9 @@ int build(const cli::Args& args) {
     o.stop = &g_stop;
     std::error_code ec;
     fs::create_directories(o.dir, ec);
-    if (ec) throw std::runtime_error("cannot create the directory '" + o.dir + "': " + ec.message());
+    if (ec || !fs::is_directory(o.dir, ec))
+        throw cli::UsageError("cannot create the table directory '" + o.dir + "' for --dir: " +
+                              (ec ? ec.message() : "not a directory"));
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -233,6 +235,16 @@ int build(const cli::Args& args) {
     return 0;
 }
 
+// --dir: the table directory, which must exist (a usage error otherwise, status 2).
+std::string table_dir(const cli::Args& args) {
+    const std::string dir = args.get_or("dir", "egtb");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw cli::UsageError("no table directory '" + dir + "'" +
+                              (args.has("dir") ? " for --dir" : " (the default of --dir)"));
+    return dir;
+}
+
 std::string plies_text(const egtb::Value& v) {
     if (v.outcome == egtb::Outcome::kDraw) return "";
     return v.known_distance() ? fmt::format(" in {} plies", v.plies) : " (distance not stored)";
@@ -240,7 +252,7 @@ std::string plies_text(const egtb::Value& v) {
 
 int probe(const cli::Args& args) {
     if (!args.has("fen")) throw cli::UsageError("missing --fen FEN");
-    const std::string dir = args.get_or("dir", "egtb");
+    const std::string dir = table_dir(args);
     const auto cache = std::size_t(args.get_int("cache", 64, 1, 1 << 20));
     const bool json = args.has("json");
     return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
@@ -282,16 +294,17 @@ int probe(const cli::Args& args) {
 // The table files of a directory, by name.
 std::vector<fs::path> table_files(const std::string& dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw std::runtime_error("no table directory '" + dir + "'");
     std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().extension() == ".egtb") out.push_back(e.path());
+    fs::directory_iterator it(dir, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (it->path().extension() == ".egtb") out.push_back(it->path());
+    if (ec) throw cli::UsageError("cannot read the table directory '" + dir + "': " + ec.message());
     std::sort(out.begin(), out.end());
     return out;
 }
 
 int verify(const cli::Args& args) {
-    const std::string dir = args.get_or("dir", "egtb");
+    const std::string dir = table_dir(args);
     const bool full = args.has("full");
     const int threads = int(args.get_int("threads", default_threads(), 1, 256));
     const std::int64_t ram = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
@@ -349,7 +362,7 @@ int verify(const cli::Args& args) {
 }
 
 int info(const cli::Args& args) {
-    const std::string dir = args.get_or("dir", "egtb");
+    const std::string dir = table_dir(args);
     const bool json = args.has("json");
     // Every header, by variant and material.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;

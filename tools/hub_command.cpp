@@ -1,6 +1,7 @@
 // dambit hub: the Hub protocol on standard input and output (src/protocol/hub_server.hpp).
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "cli.hpp"
 #include "book/file.hpp"
@@ -13,21 +14,26 @@ namespace dambit {
 namespace {
 namespace hub_cmd {
 
-constexpr const char* kHelp =
+// The help, in two parts around the list of the parameters the engine announces (kParams).
+constexpr const char* kHelpHead =
     "usage: dambit hub [--variant V] [--hash MB] [--threads T] [--egtb DIR [--egtb-cache MB]]\n"
-    "         [--multipv K]\n"
+    "         [--multipv K] [--eval E] [--book FILE [--book-ply N] [--book-margin M]]\n"
     "\n"
     "Speaks the Hub protocol (version 2, Scan 3.1's protocol.txt) on standard input and output,\n"
     "for the Hub GUI and clients such as pydraughts and lidraughts-bot. The options set the\n"
     "parameters' values before the client's set-param lines; the engine announces them after\n"
-    "'hub' (variant, hash, threads, egtb, egtb-cache, multipv). Positions are 'W' or 'B' and one\n"
-    "character per square (w b W B e); on 8x8 dambit speaks pydraughts's dialect (README, Hub\n"
-    "and DXP). A bad line gets 'error message=\"...\"' and the engine serves on; 'quit' or the\n"
-    "end of the input ends it.\n"
+    "'hub':\n";
+constexpr const char* kHelp =
+    "Positions are 'W' or 'B' and one character per square (w b W B e); on 8x8 dambit speaks\n"
+    "pydraughts's dialect (README, Hub and DXP). A bad line gets 'error message=\"...\"' and\n"
+    "the engine serves on. 'quit' ends it at once. At the end of the input a search with a\n"
+    "limit (depth, nodes, move-time, a clock) runs to its end and a search without one (go\n"
+    "ponder, level infinite) is stopped; either writes its 'done move=...' line, then the\n"
+    "engine exits.\n"
     "\n"
     "  --variant V        international (default; 'normal' as Scan names it), russian, czech,\n"
     "                     brazilian, pool, english\n"
-    "  --hash MB          transposition table (default 64)\n"
+    "  --hash MB          transposition table (default 64, at most 1048576)\n"
     "  --threads T        search threads (default 1)\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
@@ -38,6 +44,24 @@ constexpr const char* kHelp =
     "\n"
     "example:  printf 'hub\\ninit\\npos\\nlevel move-time=0.5\\ngo think\\n' | dambit hub\n";
 
+// "  variant, hash, ...\n": the names of kParams, in lines of at most 92 characters.
+std::string parameter_list() {
+    std::string text, line = " ";
+    for (std::size_t i = 0; i < hub::kParams.size(); ++i) {
+        std::string word = " " + std::string(hub::kParams[i].name);
+        if (i + 1 < hub::kParams.size()) word += ',';
+        if (line.size() + word.size() > 92) text += line + '\n', line = " ";
+        line += word;
+    }
+    return text + line + '\n';
+}
+
+// --NAME's value in the range of the parameter NAME.
+long param_option(const cli::Args& args, const char* name, long fallback) {
+    const hub::ParamSpec& spec = hub::param_spec(name);
+    return long(args.get_int(name, fallback, spec.min, spec.max));
+}
+
 }  // namespace hub_cmd
 }  // namespace
 
@@ -47,20 +71,24 @@ int hub_command(int argc, char** argv) {
                                           "book", "book-ply", "book-margin"},
                          {"help"});
     if (args.has("help")) {
+        std::fputs(kHelpHead, stdout);
+        std::fputs(parameter_list().c_str(), stdout);
         std::fputs(kHelp, stdout);
         return 0;
     }
     hub::ServerDefaults d;
     if (const auto v = args.get("variant")) {
-        if (!hub::parse_variant_name(*v)) throw cli::UsageError("unknown variant '" + *v + "'");
+        if (!hub::parse_variant_name(*v))
+            throw cli::UsageError("unknown variant '" + *v + "' (known: " + hub::variant_names(", ") +
+                                  ")");
         d.variant = *v;
     }
-    d.hash_megabytes = std::size_t(args.get_int("hash", 64, 1, 65536));
-    d.threads = int(args.get_int("threads", 1, 1, 256));
+    d.hash_megabytes = std::size_t(param_option(args, "hash", 64));
+    d.threads = int(param_option(args, "threads", 1));
     const auto tables = cli::tables_option(args);
     d.egtb = tables.dir;
     d.egtb_cache_megabytes = tables.cache_megabytes;
-    d.multipv = int(args.get_int("multipv", 1, 1, 64));
+    d.multipv = int(param_option(args, "multipv", 1));
     d.eval = args.get_or("eval", cli::kDefaultEval);
     // A file is read here, so that a bad one is an error at once (whether it fits the variant
     // is checked when the GUI has chosen one: an error line then, and the hand-made evaluation).

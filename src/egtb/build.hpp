@@ -127,12 +127,16 @@ private:
     }
     bool stopping() const { return opt_.stop && opt_.stop->load(); }
 
-    // A finished file of the right kind for slice m, or none.
+    // A finished file of the right kind for slice m, or none: a damaged file (any block failing
+    // its checksum) is not finished, and is built again.
     bool finished(const Material& m) {
         try {
             TableFile f(path_of(m), std::string(R::kName));
-            return f.header().material == m && f.header().distances == wants_distances(m) &&
-                   f.header().positions == SliceIndex<R>(m).size();
+            if (!(f.header().material == m && f.header().distances == wants_distances(m) &&
+                  f.header().positions == SliceIndex<R>(m).size()))
+                return false;
+            f.check_blocks();
+            return true;
         } catch (const TableError&) {
             return false;
         }

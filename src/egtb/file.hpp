@@ -11,7 +11,8 @@
 // Positions where the side to move must capture hold the value of the position before them in
 // index order (their true value is found by a capture search when probed), which lengthens the
 // runs the compressor sees. A file is written to NAME.tmp and renamed when complete; one whose
-// header, index or a block fails its checksum is never used and is reported with its name.
+// header, index or any block fails its checksum is never used and is reported with its name (the
+// blocks are all checked when Tables opens the file: TableFile::check_blocks).
 #pragma once
 
 #include <cstdint>
@@ -79,6 +80,10 @@ public:
     std::vector<std::uint8_t> read_block(std::uint32_t k) const;
     // Every code of the file.
     std::vector<std::uint8_t> read_all(int threads = 1) const;
+    // Reads every block and checks its checksum, without decompressing it; throws TableError
+    // naming the file and the first damaged block. Tables (egtb/tables.hpp) calls it when it
+    // opens a file, so that a damaged file is refused before any value of it is used.
+    void check_blocks() const;
 
 private:
     struct Entry {

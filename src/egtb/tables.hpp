@@ -74,7 +74,8 @@ public:
         return decode(s.resident.empty() ? cached_code(s, i) : s.resident[i], s.distances);
     }
 
-    // Whether the slice has a table here (a damaged file counts as missing and throws).
+    // Whether the slice has a table here: false when its file is missing; a file that is there
+    // but cannot be used (damaged, of another variant or slice) throws TableError naming it.
     bool has(const Material& m) {
         try {
             slot(m);
@@ -83,22 +84,15 @@ public:
             return false;
         }
     }
-    // Whether the slice has a usable file here.
-    bool has_file(const Material& m) {
-        try {
-            slot(m);
-            return true;
-        } catch (const TableError&) {
-            return false;
-        }
-    }
-    // The largest n such that every slice of 2..n pieces has a table here (0: none). Damaged
-    // files count as missing here; probing one reports it.
+    // The largest n such that every slice of 2..n pieces has a table here (0: none). Opens (and
+    // so checks, every block) each file up to the first missing slice: a damaged file among them
+    // throws TableError naming it, rather than counting as missing and leaving the engine to
+    // play on silently without the tables.
     int complete_pieces() {
         int n = 0;
         for (int pieces = 2; pieces <= 8; ++pieces) {
             for (const Material& m : slices_up_to(pieces))
-                if (m.pieces() == pieces && !has_file(m)) return n;
+                if (m.pieces() == pieces && !has(m)) return n;
             n = pieces;
         }
         return n;
@@ -203,7 +197,11 @@ private:
         return std::uint32_t(((m.wm * 16 + m.wk) * 16 + m.bm) * 16 + m.bk) & (kKeys - 1);
     }
 
-    // The slice's slot, opened on first use. Probes find an open slot without a lock; slots are
+    // Files up to this size are read whole and every block checked when they are opened.
+    static constexpr std::uint64_t kWholeCheckBytes = std::uint64_t(64) << 20;
+    // The slice's slot, opened on first use, when every block of a file of up to
+    // kWholeCheckBytes is checked (one read of the file: see docs/egtb.md for its cost), so that
+    // a damaged file is reported, naming it, before any of its values is used. Probes find an open slot without a lock; slots are
     // replaced or dropped only between searches (forget, release_except, add_resident).
     Slot& slot(const Material& m) {
         const std::uint32_t k = key(m);
@@ -227,6 +225,9 @@ private:
             throw TableError(path + ": blocks of " +
                              std::to_string(file->header().block_positions) +
                              " positions, more than this program reads (65536)");
+        // A large file is not read whole at every open (a set of 8-piece tables holds many GB):
+        // its blocks are checked as they are read, each probe of a damaged one naming the file.
+        if (file->header().file_bytes <= kWholeCheckBytes) file->check_blocks();
         const bool d = file->header().distances;
         auto& p = slots_[k];
         p = std::make_unique<Slot>(m, std::move(file), d);

@@ -18,6 +18,7 @@
 
 #include "book/play.hpp"
 #include "core/variant.hpp"
+#include "core/version.hpp"
 #include "protocol/hub_text.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
@@ -25,8 +26,6 @@
 
 namespace dambit::hub {
 namespace {
-
-constexpr const char* kVersion = "0.9";
 
 class Output {
 public:
@@ -146,6 +145,9 @@ public:
     virtual void start(const search::Limits& limits, Mode mode, Output& out) = 0;
     virtual void stop() = 0;     // ends the search soon; it still says done
     virtual void abandon() = 0;  // ends the search without a done line, and waits for it
+    // At the end of the input: lets a search with a limit run to its end, stops one without
+    // (ponder, infinite), and waits for its done line.
+    virtual void finish() = 0;
     virtual void join() = 0;
     virtual bool searching() const = 0;
     virtual bool stopping() const = 0;  // searching, and told to stop
@@ -220,6 +222,7 @@ public:
         quiet_.store(false);
         stop_.store(false);
         searching_.store(true);
+        unlimited_ = mode == Mode::kPonder || limits.infinite;
         thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
             const std::string done = run(root, history, limits, mode, out);
             // Not searching before the answer goes out: a client may send its next command as
@@ -234,6 +237,10 @@ public:
     void abandon() override {
         quiet_.store(true);
         stop_.store(true);
+        join();
+    }
+    void finish() override {
+        if (unlimited_) stop_.store(true);
         join();
     }
     void join() override {
@@ -300,6 +307,7 @@ private:
     std::atomic<bool> quiet_{false};
     std::atomic<bool> stop_{false};
     std::atomic<bool> searching_{false};
+    bool unlimited_ = false;  // the search in progress ends only when told to stop
 };
 
 std::unique_ptr<Session> make_session(const Params& p, Output& out) {
@@ -309,26 +317,31 @@ std::unique_ptr<Session> make_session(const Params& p, Output& out) {
     });
 }
 
+// The value of the parameter `name` (one of kParams), unquoted.
+std::string param_value(const Params& p, std::string_view name) {
+    if (name == "variant") return p.variant;
+    if (name == "hash") return std::to_string(p.hash);
+    if (name == "threads") return std::to_string(p.threads);
+    if (name == "egtb") return p.egtb;
+    if (name == "egtb-cache") return std::to_string(p.egtb_cache);
+    if (name == "multipv") return std::to_string(p.multipv);
+    if (name == "eval") return p.eval;
+    if (name == "book") return p.book;
+    if (name == "book-ply") return std::to_string(p.book_ply);
+    if (name == "book-margin") return std::to_string(p.book_margin);
+    return "";
+}
+
 void announce(Output& out, const Params& p) {
     out.line(fmt::format("id name=dambit version={} author=\"the dambit developers\" country=none",
                          kVersion));
-    std::string names;
-    for (auto n : kVariantNames) {
-        if (!names.empty()) names += ' ';
-        names.append(n);
+    for (const ParamSpec& spec : kParams) {
+        std::string s = fmt::format("param name={} value={} type={}", spec.name,
+                                    quote(param_value(p, spec.name)), spec.type);
+        if (spec.type == "enum") s += " values=" + quote(variant_names(" "));
+        if (spec.type == "int") s += fmt::format(" min={} max={}", spec.min, spec.max);
+        out.line(s);
     }
-    out.line(fmt::format("param name=variant value={} type=enum values=\"{} normal\"", p.variant,
-                         names));
-    out.line(fmt::format("param name=hash value={} type=int min=1 max=65536", p.hash));
-    out.line(fmt::format("param name=threads value={} type=int min=1 max=256", p.threads));
-    out.line(fmt::format("param name=egtb value={} type=string", quote(p.egtb)));
-    out.line(fmt::format("param name=egtb-cache value={} type=int min=1 max=65536", p.egtb_cache));
-    out.line(fmt::format("param name=multipv value={} type=int min=1 max=64", p.multipv));
-    out.line(fmt::format("param name=eval value={} type=string", quote(p.eval)));
-    out.line(fmt::format("param name=book value={} type=string", quote(p.book)));
-    out.line(fmt::format("param name=book-ply value={} type=int min=0 max=10000", p.book_ply));
-    out.line(fmt::format("param name=book-margin value={} type=int min=0 max=10000",
-                         p.book_margin));
     out.line("wait");
 }
 
@@ -338,7 +351,9 @@ void set_param(Params& p, const Line& line) {
     const std::string* value = line.get("value");
     if (!name) throw ParseError("set-param without name");
     if (!value) throw ParseError("set-param " + *name + " without value");
-    auto integer = [&](long lo, long hi) {
+    // The range of kParams's entry `spec` (tt-size, Scan's name, is hash).
+    auto integer = [&](std::string_view spec) {
+        const long lo = param_spec(spec).min, hi = param_spec(spec).max;
         char* end = nullptr;
         const long v = std::strtol(value->c_str(), &end, 10);
         if (value->empty() || *end != '\0' || v < lo || v > hi)
@@ -346,26 +361,27 @@ void set_param(Params& p, const Line& line) {
         return v;
     };
     if (*name == "variant") {
-        if (!parse_variant_name(*value)) throw ParseError("unknown variant '" + *value + "'");
+        if (!parse_variant_name(*value))
+            throw ParseError("unknown variant '" + *value + "' (known: " + variant_names(", ") + ")");
         p.variant = *value;
     } else if (*name == "hash" || *name == "tt-size") {
-        p.hash = std::size_t(integer(1, 65536));
+        p.hash = std::size_t(integer("hash"));
     } else if (*name == "threads") {
-        p.threads = int(integer(1, 256));
+        p.threads = int(integer("threads"));
     } else if (*name == "egtb") {
         p.egtb = *value == "none" ? "" : *value;
     } else if (*name == "egtb-cache") {
-        p.egtb_cache = std::size_t(integer(1, 65536));
+        p.egtb_cache = std::size_t(integer("egtb-cache"));
     } else if (*name == "eval") {
         p.eval = *value;
     } else if (*name == "book") {
         p.book = *value == "none" ? "" : *value;
     } else if (*name == "book-ply") {
-        p.book_ply = int(integer(0, 10000));
+        p.book_ply = int(integer("book-ply"));
     } else if (*name == "book-margin") {
-        p.book_margin = int(integer(0, 10000));
+        p.book_margin = int(integer("book-margin"));
     } else if (*name == "multipv") {
-        p.multipv = int(integer(1, 64));
+        p.multipv = int(integer("multipv"));
     }
     // Other parameters are ignored, as the protocol asks.
 }
@@ -415,6 +431,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
 
     std::string text;
     bool too_long = false;
+    bool quit = false;
     while (read_line(in, text, too_long)) {
         if (too_long) {
             out.error(fmt::format("line too long (over {} characters)", kMaxLine));
@@ -438,6 +455,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             } else if (c == "ping") {
                 out.line("pong");
             } else if (c == "quit") {
+                quit = true;
                 break;
             } else if (c == "stop") {
                 if (session) session->stop();
@@ -488,6 +506,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             out.error(fmt::format("{}: {}", c, e.what()));
         }
     }
+    // `quit` abandons the search. The end of the input is no command to stop: a client piping a
+    // session (a script, `printf ... | dambit hub`) wants the answer to its last `go`.
+    if (session && !quit) session->finish();
     if (session) session->abandon();
 }
 

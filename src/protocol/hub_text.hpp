@@ -93,6 +93,13 @@ inline std::optional<Variant> parse_variant_name(std::string_view name) {
     return parse_variant(name);
 }
 
+// The variant names the engine announces, separated by `sep`: dambit's, then Scan's "normal".
+inline std::string variant_names(std::string_view sep) {
+    std::string names;
+    for (auto n : kVariantNames) names.append(n).append(sep);
+    return names + "normal";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Squares. 10x10 positions and moves use the standard numbering 1..50 (White's men start on
 // 31..50). The 8x8 dialect is what pydraughts (the client lidraughts-bot plays through) sends and

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Files the user names that are missing, damaged or edited: endgame table directories and files,
+# perft checkpoints. Each is refused with one line on stderr naming it, never used silently.
+# Usage: robust_files_test.sh path/to/dambit
+set -u
+dambit=$1
+. "$(dirname "$0")/shell_helpers.sh"
+
+# --- Table directories that are not there (exit status 2, the directory named) ---
+touch "$dir/plain-file"
+for action in verify info; do
+  expect_error "egtb-$action-no-dir" 2 "no table directory '/nonexistent' for --dir" -- \
+    egtb $action --dir /nonexistent
+  expect_error "egtb-$action-file" 2 "no table directory '$dir/plain-file' for --dir" -- \
+    egtb $action --dir "$dir/plain-file"
+done
+expect_error egtb-probe-no-dir 2 "no table directory '/nonexistent' for --dir" -- \
+  egtb probe --fen 'W:WK1:BK32' --dir /nonexistent
+expect_error egtb-probe-file 2 "no table directory '$dir/plain-file' for --dir" -- \
+  egtb probe --fen 'W:WK1:BK32' --dir "$dir/plain-file"
+expect_error egtb-default-dir 2 "no table directory 'egtb' \(the default of --dir\)" -- \
+  egtb verify
+expect_error egtb-build-file 2 "cannot create the table directory '$dir/plain-file' for --dir" -- \
+  egtb build --variant russian --pieces 2 --dir "$dir/plain-file"
+expect_error egtb-build-under-file 2 "cannot create the table directory '$dir/plain-file/x'" -- \
+  egtb build --variant russian --pieces 2 --dir "$dir/plain-file/x"
+
+# --- A damaged table file (exit status 1, the file named) ---
+"$dambit" egtb build --variant russian --pieces 3 --dir "$dir/good" --threads 2 >/dev/null 2>&1
+cp -r "$dir/good" "$dir/bad"
+# White 2 men against 1 black man: a slice the positions below never reach, so that only a check
+# of every file (when the tables are opened) finds it. One bit flipped in its last block.
+f="$dir/bad/russian-2010.egtb"
+byte=$(od -An -tu1 -j $(($(stat -c %s "$f") - 3)) -N1 "$f" | tr -d ' ')
+printf "$(printf '\\%03o' $((byte ^ 16)))" |
+  dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 3)) conv=notrunc 2>/dev/null
+if cmp -s "$f" "$dir/good/russian-2010.egtb"; then bad "damage: the file did not change"; else ok; fi
+damaged="russian-2010.egtb: block 0 checksum mismatch \(damaged file\)"
+# The intact tables answer; the damaged ones are refused by every command that uses them.
+if "$dambit" solve --fen 'W:WKa1,Kc1:Bh8' --egtb "$dir/good" | grep -q '^win in [0-9]* plies'; then
+  ok; else bad "solve-intact: the tables should prove a win"; fi
+expect_error search-damaged 1 "$damaged" -- search --fen 'W:WK1:BK32' --depth 2 --egtb "$dir/bad"
+expect_error solve-damaged 1 "$damaged" -- solve --fen 'W:WKa1,Kc1:Bh8' --egtb "$dir/bad"
+expect_error bench-damaged 1 "$damaged" -- bench --depth 1 --egtb "$dir/bad"
+expect_error match-damaged 1 "$damaged" -- match --depth 1 --openings 1 --egtb "$dir/bad"
+expect_error probe-damaged 1 "$damaged" -- egtb probe --fen 'W:W21,22:B5' --dir "$dir/bad"
+out=$("$dambit" egtb verify --dir "$dir/bad" 2>&1)
+status=$?
+if [ $status -eq 1 ] && grep -Eq "^$dir/bad/$damaged\$" <<<"$out" &&
+   grep -q '^16 files, .*, 1 bad$' <<<"$out"; then ok; else
+  bad "verify-damaged: status $status, ${out: -300}"; fi
+# A Hub server reports it and goes on serving (without the tables).
+out=$(printf 'hub\nset-param name=variant value=russian\nset-param name=egtb value=%s\ninit\nping\nquit\n' \
+  "$dir/bad" | "$dambit" hub 2>&1)
+status=$?
+if [ $status -eq 0 ] && grep -Eq "^error message=.*$damaged" <<<"$out" &&
+   grep -q '^ready$' <<<"$out" && grep -q '^pong$' <<<"$out"; then ok; else
+  bad "hub-damaged: status $status, ${out: -300}"; fi
+# A DXP server does not start with them (it would listen, and play without the tables).
+"$dambit" egtb build --variant international --pieces 2 --dir "$dir/intl" --threads 2 >/dev/null 2>&1
+f10="$dir/intl/international-0101.egtb"
+printf '\x55' | dd of="$f10" bs=1 seek=$(($(stat -c %s "$f10") - 3)) conv=notrunc 2>/dev/null
+err=$(timeout 10 "$dambit" dxp --listen 127.0.0.1:$((20000 + RANDOM % 20000)) --egtb "$dir/intl" \
+  2>&1 >/dev/null)
+status=$?
+if [ $status -eq 1 ] && grep -q "international-0101.egtb: block 0 checksum mismatch" <<<"$err" &&
+   [ "$(wc -l <<<"$err")" -eq 1 ]; then ok; else bad "dxp-damaged: status $status, ${err:0:300}"; fi
+# The same build command makes the damaged file again, as it was.
+"$dambit" egtb build --variant russian --pieces 3 --dir "$dir/bad" --threads 2 >/dev/null 2>&1
+if cmp -s "$f" "$dir/good/russian-2010.egtb" &&
+   "$dambit" egtb verify --dir "$dir/bad" | grep -q ', 0 bad$'; then ok; else
+  bad "rebuild-damaged: the file was not made again"; fi
+
+# --- perft checkpoints ---
+# perft-reference.md, Russian start, drop: 7, 49, 302, 1469, 7482, 37986, 190146.
+ck="$dir/ck"
+if "$dambit" perft --depth 6 --checkpoint "$ck" | grep -q '^    6            37986 '; then ok; else
+  bad "checkpoint-write"; fi
+cp "$ck" "$dir/ck.good"
+out=$("$dambit" perft --depth 7 --checkpoint "$ck" 2>&1)
+if grep -q '^    5             7482 .*(from the checkpoint)$' <<<"$out" &&
+   grep -q '^    7           190146 ' <<<"$out"; then ok; else bad "checkpoint-resume: ${out: -300}"; fi
+# An edited count, as the QA found it read: refused (exit status 2), the file named.
+sed 's/^depth 5 7482$/depth 5 100/' "$dir/ck.good" >"$ck"
+expect_error checkpoint-edited 2 "checkpoint '$ck': damaged: its checksum does not match" -- \
+  perft --depth 7 --checkpoint "$ck"
+sed 's/^depth 1 7$/depth 1 -5/' "$dir/ck.good" >"$ck"
+expect_error checkpoint-negative 2 "checkpoint '$ck': damaged" -- perft --depth 7 --checkpoint "$ck"
+head -c $(($(stat -c %s "$dir/ck.good") - 10)) "$dir/ck.good" >"$ck"
+expect_error checkpoint-torn 2 "checkpoint '$ck': damaged" -- perft --depth 7 --checkpoint "$ck"
+# A file of the old format (no checksum): refused as written by an older dambit.
+printf 'dambit-perft-checkpoint 1\n%s\ndepth 1 7\n' "$(sed -n 2p "$dir/ck.good")" >"$ck"
+expect_error checkpoint-old 2 "checkpoint '$ck': written by an older dambit" -- \
+  perft --depth 3 --checkpoint "$ck"
+# The refused files are left as they were.
+if grep -q '^depth 1 7$' "$ck"; then ok; else bad "checkpoint-kept: a refused file was replaced"; fi
+# A checkpoint that cannot be written: refused before any output (exit status 2).
+expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint /nonexistent-dir/x: cannot write '/nonexistent-dir/x.tmp'" -- \
+  perft --depth 3 --checkpoint /nonexistent-dir/x
+expect_error checkpoint-is-dir 2 "'$dir'" -- perft --depth 3 --checkpoint "$dir"
+# perft --verify: a time budget of 0 s would skip every row.
+expect_error verify-zero-budget 2 "bad value '0' for --max-seconds" -- perft --verify --max-seconds 0
+expect_error verify-negative-budget 2 "bad value '-1' for --max-seconds" -- \
+  perft --verify --max-seconds -1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
