@@ -216,28 +216,24 @@ check("quit", e.close() == 0)
 
 # 4. Closed input ends the engine, even in the middle of a search: a search that only `stop`
 # ends (level infinite, go ponder) is stopped and answers.
-e = Engine()
-e.send("hub")
-e.send("init")
-e.send("level infinite")
-e.send("go analyze")
-time.sleep(0.2)
-t0 = time.monotonic()
-status, lines = e.finish_input()
-check("closed input during an infinite analysis: stopped, done move, exit 0",
-      status == 0 and lines and args_of(lines[-1]).get("move") in first
-      and time.monotonic() - t0 < 5, (status, lines[-2:]))
-e = Engine()
-e.send("hub")
-e.send("init")
-e.send("level move-time=30")
-e.send("go ponder")
-time.sleep(0.2)
-t0 = time.monotonic()
-status, lines = e.finish_input()
-check("closed input during go ponder: stopped at once, done move, exit 0",
-      status == 0 and lines and args_of(lines[-1]).get("move") in first
-      and time.monotonic() - t0 < 5, (status, lines[-2:]))
+def closed_during(level, go, name):
+    """Starts `go` after `level`, closes the input 0.2 s later: stopped, a done move, exit 0."""
+    e = Engine()
+    e.send("hub")
+    e.send("init")
+    e.send(level)
+    e.send(go)
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    status, lines = e.finish_input()
+    check(name, status == 0 and lines and args_of(lines[-1]).get("move") in first
+          and time.monotonic() - t0 < 5, (status, lines[-2:]))
+
+
+closed_during("level infinite", "go analyze",
+              "closed input during an infinite analysis: stopped, done move, exit 0")
+closed_during("level move-time=30", "go ponder",
+              "closed input during go ponder: stopped at once, done move, exit 0")
 
 # 4b. `stop` and a closed input right after `go` (before the search thread has begun) are not
 # lost: an infinite search still ends.
