@@ -447,6 +447,35 @@ TEST_CASE("egtb: a damaged file stops the engine and the solver from using the t
     CHECK(engine.set_tables(dir.str(), 16) == 2);
 }
 
+TEST_CASE("egtb: a table found damaged during a search is an error of go(), in every thread",
+          "[egtb]") {
+    TempDir dir("during");
+    build<Russian>(dir.str(), 2, 2);
+    // King against king: every position of the search below is in this one file. It is checked
+    // whole when the engine opens it, then damaged under the open engine (as a failing disk
+    // would), so the first probe of the search reads the bad block. Before, the threads that
+    // found it ended the program (std::terminate); now go() throws the error once every thread
+    // has stopped, and the engine can search again.
+    const std::string path = dir.str() + "/" + table_file_name("russian", Material{0, 1, 0, 1});
+    const Position<Russian> p = parse_fen<Russian>("W:WK1:BK32");
+    for (const int threads : {1, 2, 3}) {
+        INFO("threads " << threads);
+        search::Engine<Russian> engine(4, threads);
+        REQUIRE(engine.set_tables(dir.str(), 16) == 2);
+        const std::string intact = file_bytes(path);
+        damage(path);
+        search::Limits limits;
+        limits.depth = 6;
+        CHECK_THROWS_WITH(engine.go(p, {}, limits),
+                          Catch::StartsWith(path + ": block 0 checksum mismatch"));
+        {  // the file mended, the same engine searches again
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << intact;
+        }
+        CHECK(engine.go(p, {}, limits).has_move);
+    }
+}
+
 TEST_CASE("egtb: build makes a damaged file again, the same as before", "[egtb]") {
     TempDir dir("rebuild");
     build<Russian>(dir.str(), 3, 3);

@@ -285,7 +285,10 @@ private:
         try {
             r = engine_.go(root, history, limits, cb);
         } catch (const std::exception& e) {
+            // The search's threads have all ended; the server answers and goes on.
+            if (quiet_.load()) return "";
             out.error(fmt::format("search failed: {}", e.what()));
+            return "done";
         }
         if (quiet_.load()) return "";
         if (!r.has_move) {

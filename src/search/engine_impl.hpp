@@ -3,7 +3,9 @@
 #pragma once
 
 #include <algorithm>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -149,12 +151,26 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
     auto report = [&](const Iteration<G>& it) {
         if (callbacks.iteration) callbacks.iteration(it);
     };
+    // A thread that fails (an endgame table that cannot be read) stops the others; the first
+    // failure is thrown here once every thread has ended, never from a helper thread.
+    std::exception_ptr failure;
+    std::mutex failure_lock;
+    const auto guarded = [&](std::size_t i, const auto& on_iteration) {
+        try {
+            workers[i]->run(root, on_iteration);
+        } catch (...) {
+            const std::lock_guard lock(failure_lock);
+            if (!failure) failure = std::current_exception();
+            s.stop.store(true);
+        }
+    };
     std::vector<std::thread> helpers;
     for (std::size_t i = 1; i < workers.size(); ++i)
-        helpers.emplace_back([&, i] { workers[i]->run(root, [](const Iteration<G>&) {}); });
-    workers[0]->run(root, report);
+        helpers.emplace_back([&, i] { guarded(i, [](const Iteration<G>&) {}); });
+    guarded(0, report);
     s.stop.store(true);
     for (auto& t : helpers) t.join();
+    if (failure) std::rethrow_exception(failure);
 
     Result<G> r = workers[0]->result();
     r.nodes = s.total_nodes();
