@@ -188,9 +188,9 @@ check match-eval-name 2 '^$' "--a eval=$fx/none.dbw: cannot read weights file '$
 check book-pdn-dir 2 '^$' "cannot read '$fx/adir': Is a directory" -- \
   book build --out "$fx/b.book" --from-pdn "$fx/adir"
 check selfplay-dir 2 '^$' "'$fx/adir' is a directory" -- selfplay --out "$fx/adir" --games 1
-check tune-out-dir 2 '^$' "'$fx/adir' for --out is a directory" -- \
+check tune-out-dir 2 '^$' "--out: '$fx/adir' is a directory" -- \
   tune --data "$fx/none.dat" --out "$fx/adir"
-check tune-out-unwritable 2 '^$' "cannot write '$fx/no/such/w.dbw.tmp'" -- \
+check tune-out-unwritable 2 '^$' "--out: cannot write '$fx/no/such/w.dbw.tmp'" -- \
   tune --data "$fx/none.dat" --out "$fx/no/such/w.dbw"
 check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
   tune --data "$fx/none.dat," --out "$fx/w.dbw"

@@ -20,6 +20,10 @@ expect_error egtb-probe-file 2 "no table directory '$dir/plain-file' for --dir" 
   egtb probe --fen 'W:WK1:BK32' --dir "$dir/plain-file"
 expect_error egtb-default-dir 2 "no table directory 'egtb' \(the default of --dir\)" -- \
   egtb verify
+# A directory without tables: nothing verified is a failure, not "0 files, 0 bad".
+mkdir "$dir/empty"
+expect_error egtb-verify-empty 1 "^dambit egtb: error: no table files \(\*\.egtb\) in '$dir/empty'\$" -- \
+  egtb verify --dir "$dir/empty"
 expect_error egtb-build-file 2 "cannot create the table directory '$dir/plain-file' for --dir" -- \
   egtb build --variant russian --pieces 2 --dir "$dir/plain-file"
 expect_error egtb-build-under-file 2 "cannot create the table directory '$dir/plain-file/x'" -- \

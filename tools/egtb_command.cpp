@@ -316,7 +316,10 @@ int verify(const cli::Args& args) {
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).
     std::map<std::string, std::vector<egtb::Material>> by_variant;
-    for (const auto& path : table_files(dir)) {
+    const auto paths = table_files(dir);
+    // Nothing verified is not a pass: a script checking a copied directory must see it.
+    if (paths.empty()) throw std::runtime_error("no table files (*.egtb) in '" + dir + "'");
+    for (const auto& path : paths) {
         ++files;
         try {
             const egtb::TableFile f(path.string(), "");

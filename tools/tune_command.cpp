@@ -1,19 +1,15 @@
 // dambit tune: fits the learned evaluation's weights to selfplay data (Texel's method,
 // src/learn/fit.hpp) and writes a weights file.
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "learn/features.hpp"
 #include "learn/fit.hpp"
 #include "search/weights.hpp"
@@ -108,18 +104,11 @@ int run(const cli::Args& args) {
 
     for (const auto& name : notation_detail::split(*data, ','))
         if (name.empty()) throw cli::UsageError("empty file name in --data '" + *data + "'");
-    // --out: where the weights will go must take a file now, not after the fit (the weights
-    // are written as OUT.tmp, then renamed).
-    {
-        struct stat st {};
-        if (::stat(out->c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-            throw cli::UsageError(fmt::format("'{}' for --out is a directory", *out));
-        const std::string tmp = *out + ".tmp";
-        std::FILE* f = std::fopen(tmp.c_str(), "wb");
-        if (!f)
-            throw cli::UsageError(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-        std::fclose(f);
-        std::remove(tmp.c_str());
+    // --out: where the weights will go must take a file now, not after the fit.
+    try {
+        file_io::check_replaceable(*out);
+    } catch (const std::runtime_error& e) {
+        throw cli::UsageError(fmt::format("--out: {}", e.what()));
     }
 
     // The positions, each once (the first file that has it keeps it).

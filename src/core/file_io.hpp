@@ -82,7 +82,8 @@ inline Header parse_header(const std::string& bytes, const std::string& path,
 // Throws std::runtime_error("cannot read 'PATH': REASON") unless PATH names something that can be
 // opened and read as a file: a missing path, a directory (which opens, and then fails at its
 // first read) or one without read permission is refused here, by name, before anything is read.
-inline void check_readable(const std::string& path) {
+// With a `kind`, the message is "cannot read KIND 'PATH': REASON".
+inline void check_readable(const std::string& path, std::string_view kind = {}) {
     struct stat st {};
     int error = 0;
     if (::stat(path.c_str(), &st) != 0)
@@ -91,7 +92,9 @@ inline void check_readable(const std::string& path) {
         error = EISDIR;
     else if (::access(path.c_str(), R_OK) != 0)
         error = errno;
-    if (error) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(error));
+    if (error)
+        throw std::runtime_error("cannot read " + (kind.empty() ? "" : std::string(kind) + " ") +
+                                 "'" + path + "': " + std::strerror(error));
 }
 
 // The whole file; throws std::runtime_error("cannot read 'PATH': REASON").
@@ -142,6 +145,20 @@ inline void replace_file(const std::string& path, std::string_view bytes) {
     if (std::fclose(f) != 0) fail("cannot write '" + tmp + "'");
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
         fail("cannot rename '" + tmp + "' to '" + path + "'");
+}
+
+// Throws std::runtime_error unless replace_file(path, ...) can be expected to succeed: "'PATH' is
+// a directory", or replace_file's own "cannot write 'PATH.tmp': REASON" (PATH.tmp is created and
+// removed again). For a job that writes its result at the end, to fail before the work.
+inline void check_replaceable(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw std::runtime_error("'" + path + "' is a directory");
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw std::runtime_error("cannot write '" + tmp + "': " + std::strerror(errno));
+    std::fclose(f);
+    std::remove(tmp.c_str());
 }
 
 }  // namespace dambit::file_io

@@ -131,13 +131,7 @@ std::string weights_bytes(const LearnedWeights& w) {
 }
 
 LearnedWeights read_weights_file(const std::string& path) {
-    try {
-        file_io::check_readable(path);
-    } catch (const std::runtime_error& e) {
-        // "cannot read 'PATH': REASON" becomes "cannot read weights file 'PATH': REASON".
-        const std::string m = e.what();
-        throw std::runtime_error("cannot read weights file" + m.substr(m.find(' ', 7)));
-    }
+    file_io::check_readable(path, "weights file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(fmt::format("cannot read weights file '{}'", path));
     std::stringstream s;
