@@ -473,6 +473,21 @@ TEST_CASE("egtb: a table found damaged during a search is an error of go(), in e
             f << intact;
         }
         CHECK(engine.go(p, {}, limits).has_move);
+        // A server's search: the tables fail, are turned off, and the search is made again.
+        // (Opened afresh: the block read by the search above is in the tables' cache.)
+        REQUIRE(engine.set_tables(dir.str(), 16) == 2);
+        damage(path);
+        std::vector<std::string> errors;
+        const auto r = engine.go_without_failed_tables(
+            p, {}, limits, {}, [&](const std::string& m) { errors.push_back(m); });
+        CHECK(r.has_move);
+        REQUIRE(errors.size() == 1);
+        CHECK_THAT(errors[0], Catch::StartsWith(path + ": block 0 checksum mismatch"));
+        CHECK(engine.go(p, {}, limits).has_move);  // without tables now: no probe, no error
+        {
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << intact;
+        }
     }
 }
 

@@ -430,8 +430,16 @@ public:
                 const auto t0 = SteadyClock::now();
                 std::optional<book::BookMove<International>> from_book;
                 if (o_.book) from_book = o_.book->choose(g.pos, g.history.size());
-                const Move<G> best = from_book ? from_book->move.move
-                                               : engine_.go(g.pos, g.history, limits, callbacks).best;
+                // Tables that fail during the search are turned off, and the search is made
+                // again without them: the game goes on.
+                const auto table_error = [this](const std::string& m) {
+                    if (log_) log_("search failed: " + m + "; the tables are off, searching again without them");
+                };
+                const Move<G> best =
+                    from_book ? from_book->move.move
+                              : engine_.go_without_failed_tables(g.pos, g.history, limits, callbacks,
+                                                                 table_error)
+                                    .best;
                 const auto used = ms_since(t0);
                 clocks.spend(ours, used);
                 const BoardMove m = path_of(g.pos, best);

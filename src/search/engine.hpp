@@ -65,6 +65,15 @@ public:
     Result<G> go(const Position<R>& root, const std::vector<Position<R>>& history,
                  const Limits& limits, const Callbacks& callbacks = {});
 
+    // go() for a server, which must answer and play on: when the endgame tables fail during
+    // the search (a file damaged or unreadable after it was opened), turns them off, tells
+    // `on_table_error` (the error's text) and searches again without them, in the time left of
+    // `limits`. Any other error is thrown as go() throws it.
+    Result<G> go_without_failed_tables(const Position<R>& root,
+                                       const std::vector<Position<R>>& history, Limits limits,
+                                       const Callbacks& callbacks,
+                                       const std::function<void(const std::string&)>& on_table_error);
+
     // Ends the current search soon; safe to call from any thread.
     void stop();
 
