@@ -4,7 +4,8 @@
 #     (a2) the client's ply limit, claimed on its own turn, counted alike by both sides;
 # (b) a raw client (python3) sending garbage, an over-long message, a partial message, nothing at
 #     all, a GAMEREQ with an illegal position, an illegal MOVE, then leaving mid-game: the server
-#     names each, keeps serving, and a proper game follows; (c) bad command lines exit 2.
+#     names each, keeps serving, and a proper game follows; (c) bad command lines exit 2;
+# (d) tables that fail during a game: logged, turned off, the game played on.
 # Every background process runs under `timeout`, so the test ends by itself.
 set -u
 dambit=$1
@@ -174,6 +175,27 @@ done
 grep -Eq '^game 1: client White vs server: (1-0|0-1|1/2-1/2) ' "$tmp/b_client" && ok ||
   bad "b: client game line: $(cat "$tmp/b_client")"
 if [ "$fail" -gt 0 ]; then echo "--- server"; cat "$tmp/b_server"; fi
+
+# (d) the server's tables fail during a game (damaged after the server opened and checked them,
+# as a failing disk would): it logs the error, turns them off, searches again and plays the game
+# to its end. King against king, so that the server's first search probes the damaged file.
+"$dambit" egtb build --variant international --pieces 2 --dir "$tmp/eg" --threads 2 >/dev/null 2>&1
+f10="$tmp/eg/international-0101.egtb"
+start_server "$tmp/d_server" --max-games 1 --movetime 20 --name server --threads 2 --egtb "$tmp/eg" ||
+  bad "d: no server port"
+printf '\x55' | dd of="$f10" bs=1 seek=$(($(stat -c %s "$f10") - 3)) conv=notrunc 2>/dev/null
+timeout 60 "$dambit" dxp --connect "127.0.0.1:$port" --games 1 --time 1 --moves 0 --movetime 20 \
+  --max-plies 12 --name client --fen 'W:WK48:BK3' >"$tmp/d_client" 2>&1
+client_status=$?
+wait "$server_pid"
+server_status=$?
+[ "$client_status" -eq 0 ] && [ "$server_status" -eq 0 ] && ok ||
+  bad "d: exit status client $client_status server $server_status: $(tail -3 "$tmp/d_server")"
+grep -q "^search failed: .*international-0101.egtb: block 0 checksum mismatch.*the tables are off, searching again without them$" \
+  "$tmp/d_server" && ok || bad "d: server log lacks the table error: $(cat "$tmp/d_server")"
+[ "$(grep -c '^search failed' "$tmp/d_server")" = 1 ] && ok || bad "d: the error more than once"
+grep -Eq '^game 1: server Black vs client: (1-0|0-1|1/2-1/2) \(' "$tmp/d_server" && ok ||
+  bad "d: the game did not finish: $(cat "$tmp/d_server")"
 
 # (c) bad command lines: status 2, one line naming the token.
 usage() {  # usage NAME REGEX ARGS...
