@@ -69,10 +69,11 @@ public:
     // the search (a file damaged or unreadable after it was opened), turns them off, tells
     // `on_table_error` (the error's text) and searches again without them, in the time left of
     // `limits`. Any other error is thrown as go() throws it.
+    using TableErrorReport = std::function<void(const std::string&)>;
     Result<G> go_without_failed_tables(const Position<R>& root,
                                        const std::vector<Position<R>>& history, Limits limits,
                                        const Callbacks& callbacks,
-                                       const std::function<void(const std::string&)>& on_table_error);
+                                       const TableErrorReport& on_table_error);
 
     // Ends the current search soon; safe to call from any thread.
     void stop();

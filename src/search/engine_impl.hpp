@@ -183,7 +183,7 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
 template <class R>
 Result<typename R::Geometry> Engine<R>::go_without_failed_tables(
     const Position<R>& root, const std::vector<Position<R>>& history, Limits limits,
-    const Callbacks& callbacks, const std::function<void(const std::string&)>& on_table_error) {
+    const Callbacks& callbacks, const TableErrorReport& on_table_error) {
     const auto t0 = Clock::now();
     try {
         return go(root, history, limits, callbacks);
@@ -192,7 +192,8 @@ Result<typename R::Geometry> Engine<R>::go_without_failed_tables(
         if (on_table_error) on_table_error(e.what());
     }
     // The time the failed search took comes off a time limit (never below 1 ms).
-    const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    const std::int64_t spent =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
     if (limits.movetime_ms) limits.movetime_ms = std::max<std::int64_t>(1, limits.movetime_ms - spent);
     if (limits.time_ms) limits.time_ms = std::max<std::int64_t>(1, limits.time_ms - spent);
     return go(root, history, limits, callbacks);
