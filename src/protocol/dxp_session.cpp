@@ -433,9 +433,12 @@ public:
                 // Tables that fail during the search are turned off, and the search is made
                 // again without them: the game goes on.
                 const auto table_error = [this](const std::string& m) {
-                    if (log_)
-                        log_("search failed: " + m +
-                             "; the tables are off, searching again without them");
+                    const std::string text =
+                        "search failed: " + m + "; the tables are off, searching again without them";
+                    if (o_.on_error)
+                        o_.on_error(text);
+                    else if (log_)
+                        log_(text);
                 };
                 const Move<G> best =
                     from_book ? from_book->move.move

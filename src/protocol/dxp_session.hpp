@@ -105,6 +105,9 @@ struct SessionOptions {
     int idle_timeout_ms = 300000;  // peer silence outside a game before the connection is closed
     int time_margin_ms = 5000;     // a peer's grace beyond its clock before it loses on time
     book::BookPlayer<International>* book = nullptr;  // our opening book (not owned), or none
+    // Errors the user must see however quiet the log is (endgame tables that failed during a
+    // search, and were turned off); empty: they go to the log.
+    std::function<void(const std::string&)> on_error;
 };
 
 // One finished (or abandoned) game, from our side.
