@@ -144,7 +144,9 @@ int run(const cli::Args& args) {
     o.book = book.get();
 
     // On standard error, with --quiet too: the server plays on, without its tables.
-    o.on_error = [](const std::string& line) { std::fprintf(stderr, "dambit dxp: %s\n", line.c_str()); };
+    o.on_error = [](const std::string& line) {
+        std::fprintf(stderr, "dambit dxp: %s\n", line.c_str());
+    };
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     auto say = [&](const std::string& line) {
         if (!quiet) std::fputs((line + "\n").c_str(), stdout);

@@ -224,8 +224,7 @@ std::vector<std::uint8_t> TableFile::read_block(std::uint32_t k) const {
     const Entry& e = index_.at(k);
     std::vector<unsigned char> z(e.size);
     read_at(fd_, path_, z.data(), z.size(), data_offset_ + e.offset);
-    if (XXH64(z.data(), z.size(), 0) != e.checksum)
-        throw TableError(path_ + ": block " + std::to_string(k) + " checksum mismatch (damaged file)");
+    check_block(k, z.data());
     const std::uint64_t begin = std::uint64_t(k) * header_.block_positions;
     const std::size_t n =
         std::size_t(std::min<std::uint64_t>(header_.block_positions, header_.positions - begin));
@@ -258,10 +257,14 @@ void TableFile::check_blocks() const {
             begin = at;
             end = at + n;
         }
-        if (XXH64(buffer.get() + (at - begin), e.size, 0) != e.checksum)
-            throw TableError(path_ + ": block " + std::to_string(k) +
-                             " checksum mismatch (damaged file)");
+        check_block(k, buffer.get() + (at - begin));
     }
+}
+
+void TableFile::check_block(std::uint32_t k, const unsigned char* bytes) const {
+    const Entry& e = index_[k];
+    if (XXH64(bytes, e.size, 0) != e.checksum)
+        throw TableError(path_ + ": block " + std::to_string(k) + " checksum mismatch (damaged file)");
 }
 
 std::vector<std::uint8_t> TableFile::read_all(int threads) const {

@@ -91,6 +91,8 @@ private:
         std::uint32_t size;
         std::uint64_t checksum;
     };
+    // Throws TableError naming the file unless `bytes` (block k as stored) match its checksum.
+    void check_block(std::uint32_t k, const unsigned char* bytes) const;
     std::string path_;
     int fd_ = -1;
     TableHeader header_;

@@ -201,8 +201,9 @@ private:
     static constexpr std::uint64_t kWholeCheckBytes = std::uint64_t(64) << 20;
     // The slice's slot, opened on first use, when every block of a file of up to
     // kWholeCheckBytes is checked (one read of the file: see docs/egtb.md for its cost), so that
-    // a damaged file is reported, naming it, before any of its values is used. Probes find an open slot without a lock; slots are
-    // replaced or dropped only between searches (forget, release_except, add_resident).
+    // a damaged file is reported, naming it, before any of its values is used. Probes find an
+    // open slot without a lock; slots are replaced or dropped only between searches (forget,
+    // release_except, add_resident).
     Slot& slot(const Material& m) {
         const std::uint32_t k = key(m);
         if (Slot* s = fast_[k].load(std::memory_order_acquire)) return *s;

@@ -432,13 +432,11 @@ public:
                 if (o_.book) from_book = o_.book->choose(g.pos, g.history.size());
                 // Tables that fail during the search are turned off, and the search is made
                 // again without them: the game goes on.
-                const auto table_error = [this](const std::string& m) {
-                    const std::string text =
-                        "search failed: " + m + "; the tables are off, searching again without them";
+                const auto table_error = [this](const std::string& notice) {
                     if (o_.on_error)
-                        o_.on_error(text);
+                        o_.on_error(notice);
                     else if (log_)
-                        log_(text);
+                        log_(notice);
                 };
                 const Move<G> best =
                     from_book ? from_book->move.move

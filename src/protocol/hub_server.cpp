@@ -285,11 +285,8 @@ private:
         try {
             // Tables that fail during the search are turned off, and the search is made again
             // without them: a GUI needs its move.
-            const auto table_error = [&](const std::string& m) {
-                out.error(fmt::format("search failed: {}; the tables are off, searching again "
-                                      "without them", m));
-            };
-            r = engine_.go_without_failed_tables(root, history, limits, cb, table_error);
+            r = engine_.go_without_failed_tables(root, history, limits, cb,
+                                                 [&](const std::string& m) { out.error(m); });
         } catch (const std::exception& e) {
             // The search's threads have all ended; the server answers and goes on.
             if (quiet_.load()) return "";

@@ -67,8 +67,9 @@ public:
 
     // go() for a server, which must answer and play on: when the endgame tables fail during
     // the search (a file damaged or unreadable after it was opened), turns them off, tells
-    // `on_table_error` (the error's text) and searches again without them, in the time left of
-    // `limits`. Any other error is thrown as go() throws it.
+    // `on_table_error` a one-line notice ("search failed: ERROR; the tables are off, searching
+    // again without them") and searches again without them, in the time left of `limits`. Any
+    // other error is thrown as go() throws it.
     using TableErrorReport = std::function<void(const std::string&)>;
     Result<G> go_without_failed_tables(const Position<R>& root,
                                        const std::vector<Position<R>>& history, Limits limits,

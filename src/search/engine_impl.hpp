@@ -189,7 +189,9 @@ Result<typename R::Geometry> Engine<R>::go_without_failed_tables(
         return go(root, history, limits, callbacks);
     } catch (const egtb::TableError& e) {
         set_tables("", 0);
-        if (on_table_error) on_table_error(e.what());
+        if (on_table_error)
+            on_table_error(std::string("search failed: ") + e.what() +
+                           "; the tables are off, searching again without them");
     }
     // The time the failed search took comes off a time limit (never below 1 ms).
     const std::int64_t spent =
