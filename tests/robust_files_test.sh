@@ -65,24 +65,32 @@ if [ $status -eq 0 ] && grep -Eq "^error message=.*$damaged" <<<"$out" &&
 # on. Before, a helper thread's error ended it.
 cp -r "$dir/good" "$dir/late"
 coproc HUB { "$dambit" hub 2>&1; }
-hub_pid=$HUB_PID  # bash unsets HUB_PID when the process ends
+hub_pid=$HUB_PID  # bash unsets HUB_PID and HUB when the process ends: keep copies of all three
+exec {hub_in}>&"${HUB[1]}" {hub_out}<&"${HUB[0]}"
 printf 'hub\nset-param name=variant value=russian\nset-param name=threads value=2\nset-param name=egtb value=%s\ninit\n' \
-  "$dir/late" >&"${HUB[1]}"
+  "$dir/late" >&"$hub_in"
 log=""
-while IFS= read -r -t 20 line <&"${HUB[0]}"; do log+="$line"$'\n'; [ "$line" = ready ] && break; done
+while IFS= read -r -t 20 line <&"$hub_out"; do log+="$line"$'\n'; [ "$line" = ready ] && break; done
 printf '\x55' | dd of="$dir/late/russian-0101.egtb" bs=1 \
   seek=$(($(stat -c %s "$dir/late/russian-0101.egtb") - 3)) conv=notrunc 2>/dev/null
 # White king on 1, black king on 32 (the Hub squares in order): every position in that one file.
-printf 'pos pos=WWeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeB\nlevel depth=6\ngo think\n' >&"${HUB[1]}"
-while IFS= read -r -t 20 line <&"${HUB[0]}"; do log+="$line"$'\n'; [[ $line == done* ]] && break; done
-printf 'ping\nquit\n' >&"${HUB[1]}"
-while IFS= read -r -t 20 line <&"${HUB[0]}"; do log+="$line"$'\n'; done
+printf 'pos pos=WWeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeB\nlevel depth=6\ngo think\n' >&"$hub_in"
+while IFS= read -r -t 20 line <&"$hub_out"; do log+="$line"$'\n'; [[ $line == done* ]] && break; done
+# Setting `egtb` again, to the same directory, opens the tables again. Shown by the file still
+# damaged: opening it reports the damage again (before, the server kept the tables off, silent).
+printf 'set-param name=egtb value=%s\ninit\nping\nquit\n' "$dir/late" >&"$hub_in"
+again=""
+while IFS= read -r -t 20 line <&"$hub_out"; do again+="$line"$'\n'; done
+exec {hub_in}>&- {hub_out}<&-
 wait "$hub_pid"
 status=$?
 if [ $status -eq 0 ] &&
    grep -Eq '^error message=.*search failed: .*russian-0101.egtb: block 0 checksum mismatch.*the tables are off' <<<"$log" &&
-   grep -q '^done move=' <<<"$log" && grep -q '^pong$' <<<"$log" &&
-   ! grep -q 'no legal move' <<<"$log"; then ok; else bad "hub-damaged-late: status $status, ${log: -400}"; fi
+   grep -q '^done move=' <<<"$log" && ! grep -q 'no legal move' <<<"$log"; then ok; else
+  bad "hub-damaged-late: status $status, ${log: -400}"; fi
+if grep -Eq "^error message=.*tables in $dir/late: .*russian-0101.egtb: block 0 checksum mismatch" <<<"$again" &&
+   grep -q '^ready$' <<<"$again" && grep -q '^pong$' <<<"$again"; then ok; else
+  bad "hub-egtb-reopen: $again"; fi
 # A DXP server does not start with them (it would listen, and play without the tables).
 "$dambit" egtb build --variant international --pieces 2 --dir "$dir/intl" --threads 2 >/dev/null 2>&1
 f10="$dir/intl/international-0101.egtb"

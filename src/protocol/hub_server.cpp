@@ -152,6 +152,7 @@ public:
     virtual bool searching() const = 0;
     virtual bool stopping() const = 0;  // searching, and told to stop
     virtual bool terminal() const = 0;  // no legal move in the current position
+    virtual bool tables_failed() const = 0;  // the tables were turned off during a search
 };
 
 template <class R>
@@ -211,6 +212,7 @@ public:
 
     void new_game() override { engine_.new_game(); }
 
+    bool tables_failed() const override { return tables_failed_.load(); }
     bool terminal() const override {
         FixedList<PathMove<G>, kMaxMoves> list;
         generate_paths<R>(root_, list);
@@ -286,7 +288,10 @@ private:
             // Tables that fail during the search are turned off, and the search is made again
             // without them: a GUI needs its move.
             r = engine_.go_without_failed_tables(root, history, limits, cb,
-                                                 [&](const std::string& m) { out.error(m); });
+                                                 [&](const std::string& m) {
+                                                     tables_failed_ = true;
+                                                     out.error(m);
+                                                 });
         } catch (const std::exception& e) {
             // The search's threads have all ended; the server answers and goes on.
             if (quiet_.load()) return "";
@@ -306,6 +311,7 @@ private:
     }
 
     search::Engine<R> engine_;
+    std::atomic<bool> tables_failed_{false};  // set by the search's thread
     std::unique_ptr<book::BookPlayer<R>> book_;
     Position<R> root_ = Position<R>::start();
     std::vector<Position<R>> history_;
@@ -480,7 +486,11 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 const std::string before = params.variant;
                 const Params old = params;
                 set_param(params, line);
-                if (params.variant != old.variant || params.hash != old.hash ||
+                // Tables turned off after a failure are opened again when `egtb` is set, to the
+                // same directory too (its files mended or rebuilt meanwhile).
+                const std::string* name = line.get("name");
+                const bool reopen = name && *name == "egtb" && session && session->tables_failed();
+                if (reopen || params.variant != old.variant || params.hash != old.hash ||
                     params.threads != old.threads || params.egtb != old.egtb ||
                     params.egtb_cache != old.egtb_cache || params.eval != old.eval ||
                     params.book != old.book || params.book_ply != old.book_ply ||
