@@ -110,7 +110,10 @@ check show-svg 0 'legal moves' '^$' -- show --variant international --svg "$svg"
 if [ "$(grep -c 'class="piece' "$svg")" -eq 40 ] && tail -1 "$svg" | grep -q '^</svg>$' &&
    [ ! -e "$svg.tmp" ]; then pass=$((pass + 1)); else
   echo "FAIL show-svg-file: want 40 pieces in $svg and no $svg.tmp"; fail=$((fail + 1)); fi
-check show-svg-unwritable 1 '^$' 'cannot write' -- show --svg /nonexistent/dir/board.svg
+# An output that cannot be written is refused before any work, as every command's (exit status 2).
+check show-svg-unwritable 2 '^$' "^dambit show: --svg: cannot write '/nonexistent/dir/board.svg.tmp'" -- \
+  show --svg /nonexistent/dir/board.svg
+check show-svg-dir 2 '^$' "--svg: '/tmp' is a directory" -- show --svg /tmp
 rm -f "$svg"
 # dambit egtb. egtb-reference.md section 2: English, king against king, White to move: 992
 # positions, 230 wins, 654 draws, 108 losses, longest win 11 plies (both sides to move: twice).

@@ -56,6 +56,14 @@ void check_readable(const std::string& path) {
     }
 }
 
+void check_replaceable(std::string_view option, const std::string& path) {
+    try {
+        file_io::check_replaceable(path);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(fmt::format("--{}: {}", option, e.what()));
+    }
+}
+
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi) {
     errno = 0;

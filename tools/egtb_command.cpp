@@ -32,7 +32,7 @@ namespace egtb_cmd {
 namespace fs = std::filesystem;
 
 constexpr const char* kHelp =
-    "usage: dambit egtb build --variant V --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
+    "usage: dambit egtb build [--variant V] --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
     "                         [--dtw K] [--slice WMWKBMBK]\n"
     "       dambit egtb probe [--variant V] --fen FEN [--dir DIR] [--json] [--cache MB]\n"
     "       dambit egtb verify [--dir DIR] [--full] [--threads T] [--memory MB]\n"

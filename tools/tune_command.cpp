@@ -105,11 +105,7 @@ int run(const cli::Args& args) {
     for (const auto& name : notation_detail::split(*data, ','))
         if (name.empty()) throw cli::UsageError("empty file name in --data '" + *data + "'");
     // --out: where the weights will go must take a file now, not after the fit.
-    try {
-        file_io::check_replaceable(*out);
-    } catch (const std::runtime_error& e) {
-        throw cli::UsageError(fmt::format("--out: {}", e.what()));
-    }
+    cli::check_replaceable("out", *out);
 
     // The positions, each once (the first file that has it keeps it).
     std::vector<learn::Sample> train, held;
