@@ -195,6 +195,26 @@ check tune-out-dir 2 '^$' "--out: '$fx/adir' is a directory" -- \
   tune --data "$fx/none.dat" --out "$fx/adir"
 check tune-out-unwritable 2 '^$' "--out: cannot write '$fx/no/such/w.dbw.tmp'" -- \
   tune --data "$fx/none.dat" --out "$fx/no/such/w.dbw"
+# Every output written at the end is checked before the work (exit status 2, nothing left
+# behind): an empty name, a directory, something that is not a regular file (a rename would put a
+# file in the place of the FIFO or device).
+check match-pgn-empty 2 '^$' '^dambit match: --pgn: empty file name$' -- \
+  match --depth 1 --openings 1 --pgn ''
+check match-pgn-dir 2 '^$' "--pgn: '$fx/adir' is a directory" -- match --depth 1 --openings 1 --pgn "$fx/adir"
+check book-out-empty 2 '^$' '--out: empty file name' -- book build --out '' --positions 5
+check selfplay-out-empty 2 '^$' '--out: empty file name' -- selfplay --out '' --games 1
+check pdn-out-dir 2 '^$' "--pdn: '$fx/adir' is a directory" -- \
+  pdn analyse "$(dirname "$0")/pdn/russian-game.pdn" --depth 1 --pdn "$fx/adir"
+mkfifo "$fx/fifo"
+check svg-fifo 2 '^$' "--svg: '$fx/fifo' is not a regular file" -- show --svg "$fx/fifo"
+if [ -p "$fx/fifo" ] && [ ! -e "$fx/adir.tmp" ] && [ ! -e .tmp ]; then pass=$((pass + 1)); else
+  echo "FAIL output-left: the FIFO replaced or a .tmp left behind"; fail=$((fail + 1)); fi
+# A symbolic link is written through: the link stays, its target gets the new file.
+: >"$fx/target.svg"
+ln -s target.svg "$fx/link.svg"
+check svg-link 0 'legal moves' '^$' -- show --svg "$fx/link.svg"
+if [ -L "$fx/link.svg" ] && grep -q '^</svg>$' "$fx/target.svg"; then pass=$((pass + 1)); else
+  echo "FAIL svg-link: the link was replaced"; fail=$((fail + 1)); fi
 check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
   tune --data "$fx/none.dat," --out "$fx/w.dbw"
 check tune-k-zero 2 '^$' "bad value '0' for --k" -- tune --data "$fx/none.dat" --out "$fx/w.dbw" --k 0

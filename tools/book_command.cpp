@@ -182,8 +182,10 @@ std::vector<Position<R>> roots_of(const cli::Args& args) {
 
 template <class R>
 int build(const cli::Args& args, const std::vector<std::string>& files) {
-    const auto out = args.get("out");
-    if (!out) throw cli::UsageError("book build needs --out FILE");
+    const auto given = args.get("out");
+    if (!given) throw cli::UsageError("book build needs --out FILE");
+    // Checked before the work; a symbolic link's target is written (FILE.part, then FILE).
+    const std::optional<std::string> out = cli::output_file("out", *given);
     if (args.has("positions") && args.has("hours"))
         throw cli::UsageError("give --positions or --hours, not both");
     if (args.has("nodes-per-position") && args.has("depth"))

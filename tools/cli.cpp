@@ -56,9 +56,9 @@ void check_readable(const std::string& path) {
     }
 }
 
-void check_replaceable(std::string_view option, const std::string& path) {
+std::string output_file(std::string_view option, const std::string& path) {
     try {
-        file_io::check_replaceable(path);
+        return file_io::check_replaceable(path);
     } catch (const std::runtime_error& e) {
         throw UsageError(fmt::format("--{}: {}", option, e.what()));
     }

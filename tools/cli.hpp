@@ -51,9 +51,10 @@ private:
 // line naming the path and the reason, exit status 2).
 void check_readable(const std::string& path);
 
-// A file a command will write at its end (through file_io::replace_file) must be writable now,
-// before the work: file_io::check_replaceable's error as a UsageError, "--OPTION: REASON".
-void check_replaceable(std::string_view option, const std::string& path);
+// A file a command will write at its end (FILE.tmp, or FILE.part, renamed FILE) must be writable
+// now, before the work: file_io::check_replaceable's error as a UsageError, "--OPTION: REASON".
+// Returns the path to write (the file a symbolic link points to: the link stays).
+std::string output_file(std::string_view option, const std::string& path);
 
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);

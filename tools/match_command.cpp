@@ -493,7 +493,8 @@ int run(const cli::Args& args) {
     }
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
     // there) and FILE.tmp becomes FILE by a rename at the end: FILE is never half written.
-    const auto pgn = args.get("pgn");
+    std::optional<std::string> pgn;
+    if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
     std::ofstream pdn_out;
     if (pgn) {
         pdn_out.open(*pgn + ".tmp", std::ios::binary | std::ios::trunc);

@@ -454,7 +454,8 @@ int analyse(int argc, char** argv) {
     if (forced) cli::weights_choice(o.eval, *forced, "--eval");
 
     Input in(c.files.front());
-    const auto out_path = args.get("pdn");
+    std::optional<std::string> out_path;
+    if (const auto file = args.get("pdn")) out_path = cli::output_file("pdn", *file);
     std::ofstream pdn_out;
     // OUT.tmp is removed unless it became OUT: an error leaves no half-written file behind.
     struct TmpFile {

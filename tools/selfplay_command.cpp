@@ -55,8 +55,10 @@ constexpr std::uint32_t kBlockGames = 64;
 
 template <class R>
 int run(const cli::Args& args) {
-    const auto out = args.get("out");
-    if (!out) throw cli::UsageError("selfplay needs --out FILE");
+    const auto given = args.get("out");
+    if (!given) throw cli::UsageError("selfplay needs --out FILE");
+    // Checked before the work; a symbolic link's target is written (FILE.part, then FILE).
+    const std::optional<std::string> out = cli::output_file("out", *given);
     if (args.has("games") && args.has("positions"))
         throw cli::UsageError("give --games or --positions, not both");
     const auto games = std::uint64_t(args.get_int("games", 1000, 1, 1'000'000'000));

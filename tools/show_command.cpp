@@ -35,7 +35,7 @@ constexpr const char* kHelp =
 template <class R>
 int run(const cli::Args& args) {
     using G = typename R::Geometry;
-    if (const auto svg = args.get("svg")) cli::check_replaceable("svg", *svg);
+    if (const auto svg = args.get("svg")) cli::output_file("svg", *svg);
     const auto fen = args.get("fen");
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
     std::optional<Move<G>> last;

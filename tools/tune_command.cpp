@@ -105,7 +105,7 @@ int run(const cli::Args& args) {
     for (const auto& name : notation_detail::split(*data, ','))
         if (name.empty()) throw cli::UsageError("empty file name in --data '" + *data + "'");
     // --out: where the weights will go must take a file now, not after the fit.
-    cli::check_replaceable("out", *out);
+    cli::output_file("out", *out);
 
     // The positions, each once (the first file that has it keeps it).
     std::vector<learn::Sample> train, held;

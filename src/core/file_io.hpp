@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -126,7 +127,17 @@ inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::st
 // always either the old file or the whole new one. On a failure PATH.tmp is removed and
 // std::runtime_error("cannot write 'PATH.tmp': REASON") (or "cannot rename 'PATH.tmp' to 'PATH':
 // REASON") is thrown.
-inline void replace_file(const std::string& path, std::string_view bytes) {
+// The file a write to `path` goes to: `path` itself, or, where it is a symbolic link, the file it
+// points to (so that replacing the file keeps the link).
+inline std::string output_path(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(path, ec)) return path;
+    const auto target = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : target.string();
+}
+
+inline void replace_file(const std::string& link, std::string_view bytes) {
+    const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
     const auto fail = [&](const std::string& what) {
         const std::string reason = std::strerror(errno);
@@ -147,18 +158,25 @@ inline void replace_file(const std::string& path, std::string_view bytes) {
         fail("cannot rename '" + tmp + "' to '" + path + "'");
 }
 
-// Throws std::runtime_error unless replace_file(path, ...) can be expected to succeed: "'PATH' is
-// a directory", or replace_file's own "cannot write 'PATH.tmp': REASON" (PATH.tmp is created and
-// removed again). For a job that writes its result at the end, to fail before the work.
-inline void check_replaceable(const std::string& path) {
+// Throws std::runtime_error unless replace_file(path, ...) can be expected to succeed: "empty file
+// name", "'PATH' is a directory", "'PATH' is not a regular file" (a device, a FIFO: a rename would
+// put a file in its place), or replace_file's own "cannot write 'PATH.tmp': REASON" (PATH.tmp is
+// created and removed again). For a job that writes its result at the end, to fail before the
+// work. Returns output_path(path).
+inline std::string check_replaceable(const std::string& link) {
+    if (link.empty()) throw std::runtime_error("empty file name");
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        throw std::runtime_error("'" + path + "' is a directory");
+    if (::stat(link.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw std::runtime_error("'" + link + "' is a directory");
+    if (::stat(link.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw std::runtime_error("'" + link + "' is not a regular file");
+    const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw std::runtime_error("cannot write '" + tmp + "': " + std::strerror(errno));
     std::fclose(f);
     std::remove(tmp.c_str());
+    return path;
 }
 
 }  // namespace dambit::file_io
