@@ -5,7 +5,8 @@
 # (b) a raw client (python3) sending garbage, an over-long message, a partial message, nothing at
 #     all, a GAMEREQ with an illegal position, an illegal MOVE, then leaving mid-game: the server
 #     names each, keeps serving, and a proper game follows; (c) bad command lines exit 2;
-# (d) tables that fail during a game: logged, turned off, the game played on.
+# (d) tables that fail during a game: logged, turned off, the game played on; (e) an initiator
+#     whose game is refused exits 1.
 # Every background process runs under `timeout`, so the test ends by itself.
 set -u
 dambit=$1
@@ -132,6 +133,10 @@ s = conn()
 s.sendall(req("Z", "B", "W" + "w" + "e" * 49))      # a white man on its promotion row
 acc = expect(s, "A", "bad position")
 assert acc[-1] == "9", acc
+s.sendall(req("Z", "B", "W" + "e" * 50))            # an empty board: over before it starts
+assert expect(s, "A", "empty board")[-1] == "9"
+s.sendall(req("Z", "B", "W" + "e" * 45 + "w" * 5))  # Black without a piece
+assert expect(s, "A", "no black piece")[-1] == "9"
 s.sendall(b"R02" + req("Z")[3:])                     # a version the server does not speak
 acc = expect(s, "A", "version 02")
 assert acc[-1] == "1", acc                           # refused: '1' not this version
@@ -215,6 +220,37 @@ usage both "one of --listen" --listen 1 --connect 127.0.0.1:1
 usage neither "one of --listen"
 usage time-follower "--time goes with --games" --listen 1 --time 5
 usage bad-fen "bad side to move" --connect 127.0.0.1:1 --games 1 --fen 'X:W31'
+usage fen-no-black "Black has no piece" --connect 127.0.0.1:1 --games 1 --fen 'W:W31:B'
+usage fen-no-move "White to move has no legal move" --connect 127.0.0.1:1 --games 1 --fen 'W:W6:B1'
+
+# (e) an initiator whose game is refused failed at its job: exit status 1, the reason on stderr
+# (it said "summary: 0 games" and exited 0).
+cat >"$tmp/refuser.py" <<'EOF'
+import socket
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", 0))
+srv.listen(1)
+print(srv.getsockname()[1], flush=True)
+c, _ = srv.accept()
+c.settimeout(10)
+data = b""
+while b"\0" not in data:
+    chunk = c.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+c.sendall(b"A" + b"refuser".ljust(32) + b"2\0")  # refused
+c.close()
+EOF
+coproc REFUSER { timeout 30 python3 "$tmp/refuser.py"; }
+refuser_pid=$REFUSER_PID
+read -r -t 10 rport <&"${REFUSER[0]}"
+err=$(timeout 20 "$dambit" dxp --connect "127.0.0.1:$rport" --games 1 --movetime 20 2>&1 >/dev/null)
+status=$?
+[ "$status" -eq 1 ] && grep -q "^dambit dxp: 0 of 1 games played to their end (.*refused the game" <<<"$err" &&
+  ok || bad "e: refused game: status $status, '$err'"
+wait "$refuser_pid" 2>/dev/null
 timeout 10 "$dambit" dxp --help | grep -q 'usage: dambit dxp' && ok || bad "c: --help"
 
 echo "dxp: $pass passed, $fail failed"

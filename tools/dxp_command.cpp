@@ -117,7 +117,10 @@ int run(const cli::Args& args) {
                                   " goes with --games (the initiator sets the game)");
     o.minutes = int(args.get_int("time", 5, 1, 999));
     o.moves = int(args.get_int("moves", 0, 0, 999));
-    if (const auto fen = args.get("fen")) o.start = parse_fen<International>(*fen);
+    if (const auto fen = args.get("fen")) {
+        o.start = parse_fen<International>(*fen);
+        dxp::check_game_start(*o.start);
+    }
     o.movetime_ms = args.get_int("movetime", 0, 1, 3600000);
     o.max_plies = int(args.get_int("max-plies", 0, 1, 100000));
     o.idle_timeout_ms = int(args.get_int("timeout", 300, 1, 86400) * 1000);
@@ -175,11 +178,12 @@ int run(const cli::Args& args) {
     };
     const std::string where = endpoint.host + ":" + std::to_string(endpoint.port);
     int counter = 0;
+    std::string last_why;
     auto serve = [&](net::Socket socket, const std::string& peer) {
         net::Connection connection(std::move(socket), dxp::kMaxMessage);
         dxp::Session session(connection, engine, o, say, on_game);
-        const std::string why = session.run(counter, max_games);
-        say("connection " + peer + " closed: " + why);
+        last_why = session.run(counter, max_games);
+        say("connection " + peer + " closed: " + last_why);
     };
     if (args.has("connect")) {
         serve(net::connect(endpoint, 2000), where);
@@ -201,6 +205,14 @@ int run(const cli::Args& args) {
                            tally.unfinished)
                    .c_str(),
                stdout);
+    // An initiator whose games were not all played to their end (refused, a peer gone or
+    // garbled) failed at its job: one line on stderr, exit status 1.
+    const int finished = tally.games - tally.unfinished;
+    if (o.games > 0 && finished < o.games) {
+        std::fprintf(stderr, "dambit dxp: %d of %d games played to their end (%s)\n", finished,
+                     o.games, last_why.c_str());
+        return 1;
+    }
     return 0;
 }
 

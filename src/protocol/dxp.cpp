@@ -340,8 +340,21 @@ Board position_from_dxp(char colour, std::string_view board) {
         if (c == 'W' || c == 'Z') *list += 'K';
         *list += std::to_string(n);
     }
-    return parse_fen<International>(std::string(side == Color::kWhite ? "W" : "B") + ":W" +
-                                     white + ":B" + black);
+    const Board p = parse_fen<International>(std::string(side == Color::kWhite ? "W" : "B") +
+                                             ":W" + white + ":B" + black);
+    check_game_start(p);
+    return p;
+}
+
+void check_game_start(const Board& p) {
+    if (p.white() == 0 || p.black() == 0)
+        throw ParseError(std::string(p.white() == 0 ? "White" : "Black") +
+                         " has no piece: the game would be over before it starts");
+    FixedList<BoardMove, kMaxMoves> list;
+    generate_paths<International>(p, list);
+    if (list.empty())
+        throw ParseError(std::string(p.side == Color::kWhite ? "White" : "Black") +
+                         " to move has no legal move: the game would be over before it starts");
 }
 
 MoveMessage move_message(const BoardMove& m, int seconds) {

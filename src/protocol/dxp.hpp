@@ -98,8 +98,12 @@ using BoardMove = PathMove<International::Geometry>;
 // The side to move ('W' or 'Z') followed by the 50 squares.
 std::string dxp_board(const Board& p);
 // The position of a board of 50 squares with `colour` ('W' or 'Z') to move. Throws ParseError
-// for a bad colour, length or character, or what parse_fen refuses (a man on its promotion row).
+// for a bad colour, length or character, what parse_fen refuses (a man on its promotion row), or
+// what check_game_start refuses.
 Board position_from_dxp(char colour, std::string_view board);
+// A game can start from `p`: both sides have a piece and the side to move a legal move (else the
+// game would be over before its first move). Throws ParseError saying which is missing.
+void check_game_start(const Board& p);
 
 char colour_char(Color c);  // 'W' or 'Z'
 Color colour_of(char c);    // throws ParseError for anything but 'W' and 'Z'
