@@ -48,11 +48,26 @@ expect_error solve-damaged 1 "$damaged" -- solve --fen 'W:WKa1,Kc1:Bh8' --egtb "
 expect_error bench-damaged 1 "$damaged" -- bench --depth 1 --egtb "$dir/bad"
 expect_error match-damaged 1 "$damaged" -- match --depth 1 --openings 1 --egtb "$dir/bad"
 expect_error probe-damaged 1 "$damaged" -- egtb probe --fen 'W:W21,22:B5' --dir "$dir/bad"
+# A position larger than any table is named by its pieces (a slice code has a digit a count:
+# twelve men came out as '<').
+expect_error probe-too-many 2 "position outside the tables: no table holds a position of 24 pieces \(they go up to 8\)" -- \
+  egtb probe --fen 'W:W21-32:B1-12' --dir "$dir/good"
 out=$("$dambit" egtb verify --dir "$dir/bad" 2>&1)
 status=$?
 if [ $status -eq 1 ] && grep -Eq "^$dir/bad/$damaged\$" <<<"$out" &&
    grep -q '^16 files, .*, 1 bad$' <<<"$out"; then ok; else
   bad "verify-damaged: status $status, ${out: -300}"; fi
+# --full with one file cut to nothing: that file is the one bad; the files whose values derive
+# from it pass their own checksums and say they were not re-derived (each was reported as the
+# cut file before, 15 bad of 16).
+cp -r "$dir/good" "$dir/cut"
+: >"$dir/cut/russian-0101.egtb"
+out=$("$dambit" egtb verify --dir "$dir/cut" --full 2>&1)
+status=$?
+if [ $status -eq 1 ] && [ "$(grep -c "^$dir/cut/russian-0101.egtb: " <<<"$out")" -eq 1 ] &&
+   grep -q "^$dir/cut/russian-0111.egtb: checksums ok, .*not re-derived: $dir/cut/russian-0101.egtb" <<<"$out" &&
+   grep -Eq '^16 files, .*, 1 bad, [0-9]+ not re-derived$' <<<"$out"; then ok; else
+  bad "verify-full-cut: status $status, ${out: -600}"; fi
 # A Hub server reports it and goes on serving (without the tables).
 out=$(printf 'hub\nset-param name=variant value=russian\nset-param name=egtb value=%s\ninit\nping\nquit\n' \
   "$dir/bad" | "$dambit" hub 2>&1)

@@ -143,7 +143,7 @@ int build(const cli::Args& args) {
     const Variant v = args.variant();
     if (!args.has("pieces")) throw cli::UsageError("missing --pieces N");
     egtb::BuildOptions o;
-    o.max_pieces = int(args.get_int("pieces", 0, 2, 8));
+    o.max_pieces = int(args.get_int("pieces", 0, 2, egtb::kMaxTablePieces));
     const bool small = with_variant(v, []<class R>(std::type_identity<R>) {
         return R::Geometry::kSize == 8;
     });
@@ -312,7 +312,7 @@ int verify(const cli::Args& args) {
         std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
                                    std::int64_t(1) << 30))
         << 20;
-    int bad = 0, files = 0;
+    int bad = 0, files = 0, underived = 0;
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).
     std::map<std::string, std::vector<egtb::Material>> by_variant;
@@ -347,6 +347,11 @@ int verify(const cli::Args& args) {
                     if (!r.failure.empty()) {
                         ++bad;
                         fmt::print("{}\n", r.failure);
+                    } else if (!r.dependency_failure.empty()) {
+                        // Its own checksums pass; the file it needs is reported on its own line.
+                        ++underived;
+                        fmt::print("{}: checksums ok, {} positions, values not re-derived: {}\n",
+                                   name, r.positions, r.dependency_failure);
                     } else if (r.errors) {
                         ++bad;
                         fmt::print("{}: {} errors, first: {}\n", name, r.errors, r.first_error);
@@ -359,9 +364,10 @@ int verify(const cli::Args& args) {
             return 0;
         });
     }
-    fmt::print("{} files, {} positions{}, {} bad\n", files, positions,
-               full ? fmt::format(" ({} values re-derived)", checked) : "", bad);
-    return bad ? 1 : 0;
+    fmt::print("{} files, {} positions{}, {} bad{}\n", files, positions,
+               full ? fmt::format(" ({} values re-derived)", checked) : "", bad,
+               underived ? fmt::format(", {} not re-derived", underived) : "");
+    return bad || underived ? 1 : 0;
 }
 
 int info(const cli::Args& args) {

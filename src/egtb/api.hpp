@@ -95,7 +95,10 @@ struct VerifyReport {
     std::uint64_t positions = 0, checked = 0;  // checked: positions whose value was re-derived
     std::uint64_t errors = 0;
     std::string first_error;  // the first inconsistency, with its position
-    std::string failure;      // the file (or one it needs) cannot be used, and why
+    std::string failure;      // the file cannot be used, and why
+    // With `full`: the file's checksums passed, but a file its values are derived from (a
+    // dependency) cannot be used, and why; no value was re-derived.
+    std::string dependency_failure;
 };
 
 // Checks the tables of `slices` in `dir`, reporting each: every block's checksum; with `full`,

@@ -13,6 +13,9 @@
 
 namespace dambit::egtb {
 
+// The most pieces a table holds (egtb build --pieces; a slice's code has a digit a count).
+inline constexpr int kMaxTablePieces = 8;
+
 // The pieces of one slice. Tables hold White to move; Black to move in (wm,wk|bm,bk) is White to
 // move in the colour-flipped slice (bm,bk|wm,wk) (the board turned half a round, colours swapped).
 struct Material {

@@ -36,6 +36,12 @@ ProbeResult<typename R::Geometry> probe_with_moves(const std::string& dir,
                                                    std::size_t cache_megabytes,
                                                    const Position<R>& p) {
     using G = typename R::Geometry;
+    // The slices' codes and the table's keys hold counts up to 8 pieces; a larger position is
+    // named by its number of pieces (a code such as 1212 cannot spell 12 men).
+    if (const int n = popcount(p.white() | p.black()); n > kMaxTablePieces)
+        throw MissingTable(fmt::format("no table holds a position of {} pieces (they go up to {})",
+                                       n, kMaxTablePieces),
+                           material_of(p));
     Tables<R> tables(dir, cache_megabytes);
     ProbeResult<G> r;
     r.value = tables.probe(p);
@@ -141,7 +147,7 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
                     throw TableError(path + ": holds another slice than its name says");
             }
             rep.positions = codes.size();
-            if (full) {
+            if (full) try {
                 // Hold the slice, its flip, what they depend on, and the smaller slices as the
                 // memory allows, so that the one-ply searches read memory, not files.
                 const Unit u = unit_of(m);
@@ -163,6 +169,10 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
                 tables.forget(m);
                 tables.make_resident(m, threads);
                 detail::verify_values<R>(tables, m, codes, distances, threads, rep);
+            } catch (const TableError& e) {
+                rep.checked = rep.errors = 0;
+                rep.first_error.clear();
+                rep.dependency_failure = e.what();
             }
         } catch (const TableError& e) {
             rep.failure = e.what();

@@ -90,7 +90,7 @@ public:
     // play on silently without the tables.
     int complete_pieces() {
         int n = 0;
-        for (int pieces = 2; pieces <= 8; ++pieces) {
+        for (int pieces = 2; pieces <= kMaxTablePieces; ++pieces) {
             for (const Material& m : slices_up_to(pieces))
                 if (m.pieces() == pieces && !has(m)) return n;
             n = pieces;
@@ -212,6 +212,10 @@ private:
         if (it != slots_.end() && it->second) return *it->second;
         if (!m.both_sides())
             throw MissingTable("no table holds a position where one side has no piece", m);
+        if (m.pieces() > kMaxTablePieces)
+            throw MissingTable(fmt::format("no table holds a position of {} pieces (they go up to {})",
+                                           m.pieces(), kMaxTablePieces),
+                               m);
         const std::string name = table_file_name(std::string(R::kName), m);
         const std::string path = dir_ + "/" + name;
         if (::access(path.c_str(), F_OK) != 0)
