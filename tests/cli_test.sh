@@ -63,7 +63,8 @@ sfile=/tmp/dambit_cli_solve.$$
 printf '# comment\nW:WK42:B22\twin 7\nW:WK10:BK5\twin 5\n' >"$sfile"
 check solve-file-wrong 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --variant international --file "$sfile"
 printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
-check solve-file-bad-fen 2 '^W:WK42:B22' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"
+# Every line is checked before the first search: nothing solved, nothing printed.
+check solve-file-bad-fen 2 '^$' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"
 rm -f "$sfile"
 # dambit match: settings tokens are named in the error; a tiny match prints its summary line.
 check match-bad-key 2 '^$' "unknown setting 'nmp=on'" -- match --a 'lmr=on,nmp=on' --depth 1

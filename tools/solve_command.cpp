@@ -119,22 +119,31 @@ int run(const cli::Args& args) {
     cli::check_readable(path);
     std::ifstream in(path);
     if (!in) throw cli::UsageError("cannot read '" + path + "'");
-    int solved = 0, wrong = 0, unsolved = 0, number = 0;
-    double total = 0;
+    // Every line is read and checked before the first search: a bad line is an error before any
+    // work, not after the positions above it were solved.
+    struct Problem {
+        std::string fen;
+        Position<R> position;
+        Expected want;
+    };
+    std::vector<Problem> problems;
     std::string row;
-    while (std::getline(in, row)) {
-        ++number;
+    for (int number = 1; std::getline(in, row); ++number) {
         const auto tab = row.find('\t');
         const std::string fen = row.substr(0, tab);
         if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
         const Expected want =
             parse_expected(tab == std::string::npos ? "" : row.substr(tab + 1), number);
-        Position<R> p;
         try {
-            p = parse_fen<R>(fen);
+            problems.push_back({fen, parse_fen<R>(fen), want});
         } catch (const ParseError& e) {
             throw cli::UsageError("line " + std::to_string(number) + ": " + e.what());
         }
+    }
+    if (in.bad()) throw std::runtime_error("cannot read '" + path + "'");
+    int solved = 0, wrong = 0, unsolved = 0;
+    double total = 0;
+    for (const auto& [fen, p, want] : problems) {
         // Each position from an empty table: its time is its own, whatever came before it.
         solver.clear_table();
         const auto proof = solver.solve(p);
