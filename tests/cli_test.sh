@@ -234,6 +234,18 @@ check solve-bad-plies 2 '^$' "line 1: bad number of plies '-3'" -- \
 printf '# comment\nW:WK42:B22\twin 7\tnote\n' > "$fx/extra.txt"
 check solve-extra-field 2 '^$' "line 2: unexpected 'note'" -- \
   solve --variant international --file "$fx/extra.txt"
+# JSON output is valid JSON whatever the input: a byte that is not UTF-8 becomes U+FFFD, UTF-8
+# stays as it is, a control character is escaped (python3's json module is the judge). Before,
+# the raw bytes went into the document.
+printf '1. c3-d4 \xffz\xc3\xa9 *\n' >"$fx/bytes.pdn"
+if "$dambit" pdn check --json "$fx/bytes.pdn" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+assert d["problems"][0]["token"] == "\ufffdz\u00e9", d' 2>/dev/null; then pass=$((pass + 1)); else
+  echo "FAIL json-utf8: $("$dambit" pdn check --json "$fx/bytes.pdn" | od -c | head -5)"; fail=$((fail + 1)); fi
+# A NUL in a token is shown as '?' in the message, which it used to cut short.
+printf '1. c3-d4\x00f6-g5 *\n' >"$fx/nul.pdn"
+check pdn-nul 1 "bad quiet move 'c3-d4\?f6-g5'$" '^$' -- pdn check "$fx/nul.pdn"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
 rm -rf "$fx"
 echo "cli: $pass passed, $fail failed"

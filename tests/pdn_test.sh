@@ -172,7 +172,7 @@ expect analyse-limits 2 '' 'dambit pdn: give at most one of --depth, --nodes and
 expect analyse-game-range 2 '' "dambit pdn: no game 2 in 'russian-game.pdn' (it has 1 game)" -- \
   pdn analyse russian-game.pdn --game 2 --depth 2
 expect analyse-no-file 2 '' 'dambit pdn: analyse: no FILE given' -- pdn analyse --depth 2
-expect analyse-out-dir 2 '' "dambit pdn: cannot write '$work/no/such/out.pdn.tmp'" -- \
+expect analyse-out-dir 2 '' "dambit pdn: --pdn: cannot write '$work/no/such/out.pdn.tmp': No such file or directory" -- \
   pdn analyse russian-game.pdn --depth 2 --pdn "$work/no/such/out.pdn"
 
 # Usage errors: one line on stderr, exit status 2.

@@ -17,7 +17,16 @@ namespace dambit {
 
 class ParseError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    // The message is one printable line: control characters of a quoted token (a NUL would cut
+    // what() short, a newline would break the line) are shown as '?'.
+    explicit ParseError(std::string message) : std::runtime_error(printable(std::move(message))) {}
+
+private:
+    static std::string printable(std::string s) {
+        for (char& c : s)
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+        return s;
+    }
 };
 
 namespace notation_detail {
