@@ -246,6 +246,16 @@ assert d["problems"][0]["token"] == "\ufffdz\u00e9", d' 2>/dev/null; then pass=$
 # A NUL in a token is shown as '?' in the message, which it used to cut short.
 printf '1. c3-d4\x00f6-g5 *\n' >"$fx/nul.pdn"
 check pdn-nul 1 "bad quiet move 'c3-d4\?f6-g5'$" '^$' -- pdn check "$fx/nul.pdn"
+# A number is its digits (strtoll alone took '+5' and ' 5'); a setting is given once, and no
+# empty one (a leading comma passed, a trailing one did not).
+check depth-plus 2 '^$' "bad value '\+5' for --depth" -- search --depth +5
+check depth-space 2 '^$' "bad value ' 5' for --depth" -- search --depth ' 5'
+check setting-twice 2 '^$' "--b: setting 'lmr' given twice in 'lmr=on,lmr=off'" -- \
+  match --depth 1 --openings 1 --b lmr=on,lmr=off
+check setting-empty 2 '^$' "--b: empty setting in ',lmr=on'" -- match --depth 1 --openings 1 --b ,lmr=on
+# A very long token is shown with its middle cut: the message stays one readable line.
+long=$(printf 'x%.0s' $(seq 1 5000))
+check fen-long-token 2 '^$' "^dambit show: unknown square 'x{150,}\.\.\.x{50,}'$" -- show --fen "W:W$long"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
 rm -rf "$fx"
 echo "cli: $pass passed, $fail failed"

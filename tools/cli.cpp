@@ -4,6 +4,7 @@
 #include "core/file_io.hpp"
 #include "search/weights.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -69,7 +70,10 @@ std::int64_t parse_int(const std::string& option, const std::string& text, std::
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    // strtoll takes leading white space and a '+': the number is its digits, a '-' at most.
+    const bool digits_only = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
+                                               text[0] == '-');
+    if (!digits_only || *end != '\0' || errno == ERANGE || v < lo || v > hi)
         throw UsageError("bad value '" + text + "' for --" + option + " (want an integer from " +
                          std::to_string(lo) + " to " + std::to_string(hi) + ")");
     return v;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <cmath>
 #include <cstdio>
@@ -144,7 +145,13 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
     out.book = cli::book_option(args);
     std::string rest;
     const std::string text = args.get_or(name, "");
+    std::set<std::string, std::less<>> keys;  // each setting once: 'lmr=on,lmr=off' is a mistake
     for (const auto& token : notation_detail::split(text, ',')) {
+        if (token.empty() && !text.empty())
+            throw cli::UsageError(fmt::format("--{}: empty setting in '{}'", name, text));
+        const auto key = token.substr(0, token.find('='));
+        if (!token.empty() && !keys.insert(std::string(key)).second)
+            throw cli::UsageError(fmt::format("--{}: setting '{}' given twice in '{}'", name, key, text));
         if (token == "egtb=on" || token == "egtb=off") {
             if (!args.has("egtb"))
                 throw cli::UsageError(std::string("--") + name + ": the setting '" +

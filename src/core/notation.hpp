@@ -17,14 +17,17 @@ namespace dambit {
 
 class ParseError : public std::runtime_error {
 public:
-    // The message is one printable line: control characters of a quoted token (a NUL would cut
-    // what() short, a newline would break the line) are shown as '?'.
+    // The message is one printable line of reasonable length: control characters of a quoted
+    // token (a NUL would cut what() short, a newline would break the line) are shown as '?', and
+    // the middle of a very long one (a 100 kB FEN) as '...'.
     explicit ParseError(std::string message) : std::runtime_error(printable(std::move(message))) {}
 
 private:
     static std::string printable(std::string s) {
         for (char& c : s)
             if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+        constexpr std::size_t kHead = 200, kTail = 80;
+        if (s.size() > kHead + kTail + 3) s = s.substr(0, kHead) + "..." + s.substr(s.size() - kTail);
         return s;
     }
 };

@@ -28,7 +28,7 @@ std::string padded(std::string_view name) {
 
 }  // namespace
 
-std::string printable(std::string_view s) {
+std::string printable(std::string_view s, std::size_t limit) {
     std::string out;
     for (char c : s) {
         const auto u = static_cast<unsigned char>(c);
@@ -36,7 +36,7 @@ std::string printable(std::string_view s) {
             out += c;
         else
             out += "\\x" + std::string(1, "0123456789abcdef"[u >> 4]) + "0123456789abcdef"[u & 15];
-        if (out.size() > 40) return out + "...";
+        if (out.size() > limit) return out + "...";
     }
     return out;
 }

@@ -84,8 +84,9 @@ std::string encode(const Message& m);
 // kMaxMessage characters.
 Message decode(std::string_view text);
 
-// Text from the wire made safe to print: non-printable bytes as \xNN, cut after 40 characters.
-std::string printable(std::string_view s);
+// Text from the wire made safe to print: non-printable bytes as \xNN, cut after `limit`
+// characters (a CHAT is shown whole: a message is at most 1024 characters).
+std::string printable(std::string_view s, std::size_t limit = 40);
 
 // A one-line description of a message, for logs ("MOVE 32-28 (12 s)").
 std::string describe(const Message& m);

@@ -98,7 +98,7 @@ bool await_game_end(Channel& ch, int timeout_ms, const std::function<void(const 
         if (in.kind != Incoming::Kind::kMessage) return false;
         if (const auto* e = std::get_if<GameEnd>(&in.message)) return e->stop == '1';
         if (const auto* c = std::get_if<Chat>(&in.message)) {
-            if (log) log("chat: " + c->text);
+            if (log) log("chat: " + printable(c->text, kMaxMessage));
             continue;
         }
         ch.push_back(std::move(in.message));
@@ -263,7 +263,7 @@ std::string DxpClient::start_game(const Board& p, Color follower_colour, int min
             return peer_name(a->follower);
         }
         if (const auto* c = std::get_if<Chat>(&in.message))
-            st.note("chat: " + c->text);
+            st.note("chat: " + printable(c->text, kMaxMessage));
         else if (!std::holds_alternative<GameEnd>(in.message))  // a late GAMEEND is skipped
             st.note("ignored " + describe(in.message) + " while waiting for GAMEACC");
     }
@@ -306,7 +306,7 @@ BoardMove DxpClient::receive_move(const Board& before, int timeout_ms) {
                              e->reason);
         }
         if (const auto* c = std::get_if<Chat>(&in.message)) {
-            st.note("chat: " + c->text);
+            st.note("chat: " + printable(c->text, kMaxMessage));
         } else if (std::holds_alternative<BackRequest>(in.message)) {
             st.channel.send(BackAccept{'1'});
             st.note("refused " + describe(in.message) + " (not supported here)");
