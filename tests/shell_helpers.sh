@@ -19,13 +19,13 @@ expect_error() {
     bad "$name: status $status, stdout '${out:0:200}', stderr '${err:0:300}'"; fi
 }
 # kill_midway PART BYTES CMD...: runs CMD in the background and kills it with -9 once its file
-# PART holds more than BYTES bytes (or after 5 s), as an interruption in the middle of a long job.
+# PART holds more than BYTES bytes (or after 30 s), as an interruption in the middle of a long job.
 kill_midway() {
   local part=$1 bytes=$2 pid
   shift 2
   "$@" > /dev/null 2>&1 &
   pid=$!
-  for _ in $(seq 250); do
+  for _ in $(seq 1500); do  # up to 30 s: a loaded machine (a build beside the tests) is slow
     [ -s "$part" ] && [ "$(stat -c %s "$part")" -gt "$bytes" ] && break
     sleep 0.02
   done
