@@ -123,10 +123,6 @@ inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::st
         throw std::runtime_error("cannot write '" + path + "'");
 }
 
-// Writes `bytes` to PATH.tmp, flushes them to disk and renames PATH.tmp to PATH, so that PATH is
-// always either the old file or the whole new one. On a failure PATH.tmp is removed and
-// std::runtime_error("cannot write 'PATH.tmp': REASON") (or "cannot rename 'PATH.tmp' to 'PATH':
-// REASON") is thrown.
 // The file a write to `path` goes to: `path` itself, or, where it is a symbolic link, the file it
 // points to (so that replacing the file keeps the link).
 inline std::string output_path(const std::string& path) {
@@ -136,6 +132,10 @@ inline std::string output_path(const std::string& path) {
     return ec ? path : target.string();
 }
 
+// Writes `bytes` to PATH.tmp, flushes them to disk and renames PATH.tmp to PATH (PATH being
+// output_path(link)), so that PATH is always either the old file or the whole new one. On a
+// failure PATH.tmp is removed and std::runtime_error("cannot write 'PATH.tmp': REASON") (or
+// "cannot rename 'PATH.tmp' to 'PATH': REASON") is thrown.
 inline void replace_file(const std::string& link, std::string_view bytes) {
     const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
@@ -166,10 +166,9 @@ inline void replace_file(const std::string& link, std::string_view bytes) {
 inline std::string check_replaceable(const std::string& link) {
     if (link.empty()) throw std::runtime_error("empty file name");
     struct stat st {};
-    if (::stat(link.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        throw std::runtime_error("'" + link + "' is a directory");
     if (::stat(link.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw std::runtime_error("'" + link + "' is not a regular file");
+        throw std::runtime_error("'" + link + "' is " +
+                                 (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
     const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
