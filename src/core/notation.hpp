@@ -15,17 +15,24 @@
 
 namespace dambit {
 
+// `s` with its control characters as '?', for a one-line message (a NUL would cut a what()
+// short, a newline would break the line).
+inline std::string printable(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return out;
+}
+
 class ParseError : public std::runtime_error {
 public:
-    // The message is one printable line of reasonable length: control characters of a quoted
-    // token (a NUL would cut what() short, a newline would break the line) are shown as '?', and
-    // the middle of a very long one (a 100 kB FEN) as '...'.
-    explicit ParseError(std::string message) : std::runtime_error(printable(std::move(message))) {}
+    // The message is one printable line of reasonable length: printable(), and the middle of a
+    // very long token (a 100 kB FEN) shown as '...'.
+    explicit ParseError(const std::string& message)
+        : std::runtime_error(shortened(printable(message))) {}
 
 private:
-    static std::string printable(std::string s) {
-        for (char& c : s)
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    static std::string shortened(std::string s) {
         constexpr std::size_t kHead = 200, kTail = 80;
         if (s.size() > kHead + kTail + 3) s = s.substr(0, kHead) + "..." + s.substr(s.size() - kTail);
         return s;

@@ -39,6 +39,16 @@ public:
     Material material;
 };
 
+// Throws MissingTable for a position of more pieces than any table holds, named by its number of
+// pieces: a slice's code has one digit a count (twelve men would spell '<'), and the tables' slot
+// keys four bits a count (16 men would alias a small slice).
+inline void check_table_pieces(const Material& m) {
+    if (m.pieces() > kMaxTablePieces)
+        throw MissingTable(fmt::format("no table holds a position of {} pieces (they go up to {})",
+                                       m.pieces(), kMaxTablePieces),
+                           m);
+}
+
 inline constexpr std::uint32_t kFormatVersion = 1;
 inline constexpr std::uint8_t kIndexScheme = 1;  // egtb/index.hpp
 

@@ -36,12 +36,9 @@ ProbeResult<typename R::Geometry> probe_with_moves(const std::string& dir,
                                                    std::size_t cache_megabytes,
                                                    const Position<R>& p) {
     using G = typename R::Geometry;
-    // The slices' codes and the table's keys hold counts up to 8 pieces; a larger position is
-    // named by its number of pieces (a code such as 1212 cannot spell 12 men).
-    if (const int n = popcount(p.white() | p.black()); n > kMaxTablePieces)
-        throw MissingTable(fmt::format("no table holds a position of {} pieces (they go up to {})",
-                                       n, kMaxTablePieces),
-                           material_of(p));
+    // Here, not only where a slot is looked up: a capture position is probed through its
+    // successors, which have fewer pieces than the position the user asked about.
+    check_table_pieces(material_of(p));
     Tables<R> tables(dir, cache_megabytes);
     ProbeResult<G> r;
     r.value = tables.probe(p);

@@ -205,6 +205,7 @@ private:
     // open slot without a lock; slots are replaced or dropped only between searches (forget,
     // release_except, add_resident).
     Slot& slot(const Material& m) {
+        check_table_pieces(m);  // before the key, which holds counts up to 15
         const std::uint32_t k = key(m);
         if (Slot* s = fast_[k].load(std::memory_order_acquire)) return *s;
         std::lock_guard<std::mutex> g(lock_);
@@ -212,10 +213,6 @@ private:
         if (it != slots_.end() && it->second) return *it->second;
         if (!m.both_sides())
             throw MissingTable("no table holds a position where one side has no piece", m);
-        if (m.pieces() > kMaxTablePieces)
-            throw MissingTable(fmt::format("no table holds a position of {} pieces (they go up to {})",
-                                           m.pieces(), kMaxTablePieces),
-                               m);
         const std::string name = table_file_name(std::string(R::kName), m);
         const std::string path = dir_ + "/" + name;
         if (::access(path.c_str(), F_OK) != 0)

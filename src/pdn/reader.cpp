@@ -1,6 +1,8 @@
 // PDN 3.0 reader: tags, movetext tokens, comments, variations and results (docs/pdn.md#reading).
 #include "pdn/reader.hpp"
 
+#include "core/notation.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -24,13 +26,6 @@ bool ends_word(int c) {
 }
 
 }  // namespace
-
-std::string printable(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-    return out;
-}
 
 std::string shown(std::string_view s) {
     std::string out = printable(s.substr(0, kShown));

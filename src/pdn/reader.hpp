@@ -84,9 +84,8 @@ struct RawGame {
     const Tag* tag(std::string_view name) const;
 };
 
-// `s` with its control characters as '?', for a message.
-std::string printable(std::string_view s);
-// The same cut to kShown characters, with "..." after it when longer: a token in a message.
+// printable(s) (core/notation.hpp) cut to kShown characters, with "..." after it when longer: a
+// token in a message.
 inline constexpr std::size_t kShown = 60;
 std::string shown(std::string_view s);
 
