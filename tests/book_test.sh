@@ -144,6 +144,17 @@ expect_error margin-alone 2 "--book-margin goes with --book" -- search --book-ma
 expect_error both-limits 2 "not both" -- book build --out "$dir/x.book" --positions 5 --hours 1
 expect_error no-out 2 "needs --out" -- book build --positions 5
 expect_error no-pdn 2 "cannot read '$dir/none.pdn'" -- book build --out "$dir/x.book" --from-pdn "$dir/none.pdn"
+# A PDN file without a usable game (no result): an error, and no book nor journal left behind
+# that a later run would take for a finished or resumable one.
+printf '[Event "x"]\n[Result "*"]\n1. c3-d4 *\n' > "$dir/unusable.pdn"
+"$dambit" book build --variant russian --from-pdn "$dir/unusable.pdn" --out "$dir/none.book" \
+  > "$dir/none.out" 2> "$dir/none.err"
+status=$?
+if [ "$status" -eq 1 ] && grep -q "^0 games read (1 skipped" "$dir/none.out" &&
+   grep -q "no position reached by 2 or more of the 0 games read" "$dir/none.err" &&
+   [ "$(wc -l < "$dir/none.err")" -eq 1 ] && [ ! -e "$dir/none.book" ] &&
+   [ ! -e "$dir/none.book.part" ]; then ok; else
+  bad "pdn-no-game: status $status, $(cat "$dir/none.out" "$dir/none.err"), $(ls "$dir"/none.book* 2>&1)"; fi
 expect_error action 2 "unknown action 'grow'" -- book grow
 expect_error ballots 2 "unknown ballots 'nope'" -- book build --out "$dir/x.book" --ballots nope
 

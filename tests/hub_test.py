@@ -305,6 +305,15 @@ depths = [int(args_of(l)["depth"]) for l in lines if l.startswith("info")]
 check("piped, level depth=6: every iteration, then done", status == 0 and len(done) == 1
       and args_of(done[0]).get("move") in {"9-13", "9-14", "10-13", "10-14", "11-15", "11-16", "12-16"}
       and depths and max(depths) == 6, (status, lines[-2:]))
+# The same session with CR LF line ends (a Windows GUI) and with CR alone (old Mac programs):
+# each a line end, the same search and answer.
+for end, label in (("\r\n", "CR LF"), ("\r", "CR")):
+    status, crlines, _ = piped(end.join(["hub", "init", "pos", "level depth=6", "go think"]) + end,
+                               "--variant", "russian")
+    crdone = [l for l in crlines if l.startswith("done")]
+    check(f"piped with {label} line ends: the same done move", status == 0 and len(crdone) == 1
+          and args_of(crdone[0]).get("move") == args_of(done[0]).get("move")
+          and not any(l.startswith("error") for l in crlines), (status, crlines[-3:]))
 # README's Hub session: its client lines piped, its done line (the forced capture, and the
 # reply the engine expects) exactly.
 block = re.search(r"\$ dambit hub .*?\n(.*?)```", open(README).read(), re.S).group(1)

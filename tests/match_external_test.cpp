@@ -157,6 +157,9 @@ TEST_CASE("SPRT: the log-likelihood ratio of a hand-worked example", "[match]") 
     CHECK_THROWS_WITH(parse_sprt("elo0=0 gamma=1"), Catch::Contains("'gamma=1'"));
     CHECK_THROWS_WITH(parse_sprt("elo0=0"), Catch::Contains("elo1"));
     CHECK_THROWS_WITH(parse_sprt("elo0=5 elo1=0"), Catch::Contains("above"));
+    CHECK_THROWS_WITH(parse_sprt("elo0=0 elo1=5 elo1=6"), Catch::Contains("'elo1' given twice"));
+    CHECK_THROWS_WITH(parse_sprt("alpha=0.1,elo0=0,elo1=5,alpha=0.2"),
+                      Catch::Contains("'alpha' given twice"));
 }
 
 TEST_CASE("the compiled-in Russian ballots", "[match]") {

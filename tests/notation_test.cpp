@@ -233,6 +233,10 @@ TEST_CASE("FEN errors name the offending token", "[notation][fen]") {
         check_fen_error<Russian>("W:W21:B1:W22", {"list for W", "twice"});
         check_fen_error<Russian>("W:B1:W21:B2", {"list for B", "twice"});
     }
+    SECTION("a move counter given twice") {
+        check_fen_error<Russian>("W:W21:B1:H0:H3", {"counter H", "twice"});
+        check_fen_error<Russian>("W:W21:B1:F1:H2:F9", {"counter F", "twice"});
+    }
 }
 
 TEST_CASE("Move text: the long form is always written", "[notation][move]") {

@@ -272,6 +272,14 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         fmt::print("{} games read ({} skipped: another variant or start, no result, an illegal "
                    "move), {} positions reached by {} or more\n",
                    games, skipped, b.size(), min_games);
+        if (b.size() == 0 && !searching) {
+            // An empty book would look like a finished one; nothing is written.
+            journal->remove();
+            throw std::runtime_error(fmt::format(
+                "--from-pdn: no position reached by {} or more of the {} games read; nothing "
+                "written to {}",
+                min_games, games, *out));
+        }
     }
     const std::size_t start_size = b.size();
     const bool terminal = isatty(2);

@@ -132,6 +132,7 @@ Position<R> parse_fen(std::string_view text) {
         throw ParseError("bad side to move '" + std::string(side) + "' (want W or B)");
 
     bool seen[2] = {false, false};
+    bool seen_counter[2] = {false, false};  // H, F
     for (std::size_t i = 1; i < fields.size(); ++i) {
         const std::string_view f = trim(fields[i]);
         if (f.empty()) throw ParseError("empty field in FEN '" + std::string(s) + "'");
@@ -139,6 +140,9 @@ Position<R> parse_fen(std::string_view text) {
         if (tag == 'H' || tag == 'F') {
             // Move counters: half-moves since the last capture or man move, full-move number.
             if (!all_digits(f.substr(1))) throw ParseError("bad move counter '" + std::string(f) + "'");
+            bool& counted = seen_counter[tag == 'H' ? 0 : 1];
+            if (counted) throw ParseError("move counter " + std::string(1, tag) + " given twice");
+            counted = true;
             continue;
         }
         if (tag != 'W' && tag != 'B') throw ParseError("bad FEN field '" + std::string(f) + "'");

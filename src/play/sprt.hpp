@@ -2,10 +2,12 @@
 // game, is A's Elo advantage over B at least elo1 (H1) or at most elo0 (H0)?
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -62,6 +64,7 @@ inline SprtDecision sprt_decision(double llr, const SprtParams& p) {
 inline SprtParams parse_sprt(std::string_view text) {
     SprtParams p;
     bool have0 = false, have1 = false;
+    std::vector<std::string> seen;
     std::size_t i = 0;
     while (i < text.size()) {
         while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
@@ -80,6 +83,9 @@ inline SprtParams parse_sprt(std::string_view text) {
         if (!target || eq == std::string::npos)
             throw ParseError(
                 fmt::format("unknown token '{}' (want elo0=E0 elo1=E1 alpha=A beta=B)", token));
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            throw ParseError(fmt::format("'{}' given twice", key));
+        seen.push_back(key);
         const std::string value = token.substr(eq + 1);
         char* end = nullptr;
         const double v = std::strtod(value.c_str(), &end);

@@ -42,7 +42,8 @@ private:
     std::ostream& out_;
 };
 
-// Reads one line into `s` (without the newline). Lines longer than kMaxLine are read to their end
+// Reads one line into `s` (without its end: LF, CR or CR LF, the CR LF read as a line and an empty
+// line, which the loop skips; a CR alone ended the lines of old Mac programs). Lines longer than kMaxLine are read to their end
 // and reported by `too_long`, their text dropped. Returns false at the end of the input.
 bool read_line(std::istream& in, std::string& s, bool& too_long) {
     s.clear();
@@ -53,7 +54,7 @@ bool read_line(std::istream& in, std::string& s, bool& too_long) {
         const int c = buf->sbumpc();
         if (c == std::char_traits<char>::eof()) return any;
         any = true;
-        if (c == '\n') return true;
+        if (c == '\n' || c == '\r') return true;
         if (s.size() < kMaxLine)
             s += char(c);
         else
