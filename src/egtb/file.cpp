@@ -194,6 +194,9 @@ TableFile::TableFile(const std::string& path, const std::string& variant) : path
         if (end < 0 || std::uint64_t(end) != header_.file_bytes)
             throw TableError(path + ": truncated or overlong table file (" + std::to_string(end) +
                              " bytes, the header says " + std::to_string(header_.file_bytes) + ")");
+        if (header_.block_positions > kMaxBlockPositions)
+            throw TableError(path + ": blocks of " + std::to_string(header_.block_positions) +
+                             " positions (at most " + std::to_string(kMaxBlockPositions) + ")");
         if (header_.block_positions == 0 ||
             std::uint64_t(header_.blocks) !=
                 (header_.positions + header_.block_positions - 1) / header_.block_positions ||

@@ -65,6 +65,10 @@ struct TableHeader {
     std::uint64_t file_bytes = 0;
 };
 
+// The most positions a block holds: the tables' block cache (egtb/tables.hpp) keeps a block in a
+// frame of this many bytes. dambit writes blocks of 65,536; TableFile refuses a header with more.
+inline constexpr std::uint32_t kMaxBlockPositions = std::uint32_t(1) << 16;
+
 // The file name of a slice: <variant>-<wm><wk><bm><bk>.egtb
 std::string table_file_name(const std::string& variant, const Material& m);
 
