@@ -43,8 +43,9 @@ private:
 };
 
 // Reads one line into `s` (without its end: LF, CR or CR LF, the CR LF read as a line and an empty
-// line, which the loop skips; a CR alone ended the lines of old Mac programs). Lines longer than kMaxLine are read to their end
-// and reported by `too_long`, their text dropped. Returns false at the end of the input.
+// line, which the loop skips; a CR alone ended the lines of old Mac programs). Lines longer than
+// kMaxLine are read to their end and reported by `too_long`, their text dropped. Returns false at
+// the end of the input.
 bool read_line(std::istream& in, std::string& s, bool& too_long) {
     s.clear();
     too_long = false;
