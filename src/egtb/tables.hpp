@@ -195,7 +195,10 @@ private:
         std::unique_ptr<std::atomic<std::uint8_t>[]> referenced;  // read since the hand passed
     };
     static constexpr std::uint32_t kKeys = 1 << 16;
+    // Throws MissingTable for more than kMaxTablePieces pieces: the key holds counts up to 15,
+    // and a larger one would alias a small slice (probe's exact-slot lookup comes before slot()).
     static std::uint32_t key(const Material& m) {
+        check_table_pieces(m);
         return std::uint32_t(((m.wm * 16 + m.wk) * 16 + m.bm) * 16 + m.bk) & (kKeys - 1);
     }
 
@@ -207,7 +210,6 @@ private:
     // open slot without a lock; slots are replaced or dropped only between searches (forget,
     // release_except, add_resident).
     Slot& slot(const Material& m) {
-        check_table_pieces(m);  // before the key, which holds counts up to 15
         const std::uint32_t k = key(m);
         if (Slot* s = fast_[k].load(std::memory_order_acquire)) return *s;
         std::lock_guard<std::mutex> g(lock_);

@@ -63,8 +63,10 @@ inline SprtDecision sprt_decision(double llr, const SprtParams& p) {
 // elo1 are required, alpha and beta default to 0.05. Throws ParseError naming the bad token.
 inline SprtParams parse_sprt(std::string_view text) {
     SprtParams p;
-    bool have0 = false, have1 = false;
-    std::vector<std::string> seen;
+    std::vector<std::string> seen;  // the keys given
+    const auto given = [&](std::string_view key) {
+        return std::find(seen.begin(), seen.end(), key) != seen.end();
+    };
     std::size_t i = 0;
     while (i < text.size()) {
         while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
@@ -83,7 +85,7 @@ inline SprtParams parse_sprt(std::string_view text) {
         if (!target || eq == std::string::npos)
             throw ParseError(
                 fmt::format("unknown token '{}' (want elo0=E0 elo1=E1 alpha=A beta=B)", token));
-        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        if (given(key))
             throw ParseError(fmt::format("'{}' given twice", key));
         seen.push_back(key);
         const std::string value = token.substr(eq + 1);
@@ -94,10 +96,8 @@ inline SprtParams parse_sprt(std::string_view text) {
         if ((key == "alpha" || key == "beta") && !(v > 0 && v < 0.5))
             throw ParseError(fmt::format("'{}' out of range (want 0 < {} < 0.5)", token, key));
         *target = v;
-        have0 = have0 || key == "elo0";
-        have1 = have1 || key == "elo1";
     }
-    if (!have0 || !have1) throw ParseError("give both elo0= and elo1=");
+    if (!given("elo0") || !given("elo1")) throw ParseError("give both elo0= and elo1=");
     if (!(p.elo1 > p.elo0))
         throw ParseError(fmt::format("elo1 ({}) must be above elo0 ({})", p.elo1, p.elo0));
     return p;
