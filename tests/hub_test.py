@@ -258,11 +258,11 @@ e.send("stop")
 e.send('pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves="32-28"')
 e.send("level move-time=0.1")
 e.send("go think")
-lines, first = e.until("done", 5)
+lines, stopped = e.until("done", 5)
 lines2, second = e.until("done", 5)
 black10 = {"16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"}
 check("stop, then at once pos/level/go: two done lines, no error, a legal reply",
-      first is not None and second is not None and args_of(second).get("move") in black10
+      stopped is not None and second is not None and args_of(second).get("move") in black10
       and not any(l.startswith("error") for l in lines + lines2), (lines[-2:], lines2[-2:]))
 e.send("go analyze")  # the level of move-time=0.1 stands: the analysis runs to it and answers
 status, lines = e.finish_input()

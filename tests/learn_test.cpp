@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -80,9 +81,10 @@ int random_pattern_value(std::uint64_t seed, std::uint32_t c, int ph) {
 }
 
 // Antisymmetric pattern tables from the canonical parameters (as tune writes them), each
-// parameter random_pattern_value().
+// parameter random_pattern_value(); with `strips`, the edge strips too, their canonical patterns
+// numbered after the windows' as in the fit.
 template <class R, int Step = 2>
-search::LearnedWeights with_random_patterns(std::uint64_t seed) {
+search::LearnedWeights with_random_patterns(std::uint64_t seed, bool strips = false) {
     using G = typename R::Geometry;
     using L = search::PatternLayout<G, Step>;
     auto w = hand_as_learned<R>();
@@ -90,6 +92,12 @@ search::LearnedWeights with_random_patterns(std::uint64_t seed) {
     w.windows = L::kWindows;
     w.patterns = learn::expanded_patterns<G, Step>(
         [&](std::uint32_t c, int ph) { return random_pattern_value(seed, c, ph); });
+    if (strips) {
+        const auto base = std::uint32_t(L::kCount * L::kIndices);
+        w.strips = search::StripLayout<G>::kCount;
+        w.strip_patterns = learn::expanded_regions<search::StripLayout<G>>(
+            [&](std::uint32_t c, int ph) { return random_pattern_value(seed, base + c, ph); });
+    }
     return w;
 }
 
@@ -106,8 +114,8 @@ void check_hand_equivalence() {
 }
 
 template <class R, int Step = 2>
-void check_mirror(std::uint64_t seed) {
-    const search::LearnedEvaluator<R> e(with_random_patterns<R, Step>(seed));
+void check_mirror(std::uint64_t seed, bool strips = false) {
+    const search::LearnedEvaluator<R> e(with_random_patterns<R, Step>(seed, strips));
     for (const auto& p : sample_positions<R>(10, seed)) REQUIRE(e.evaluate(p) == e.evaluate(mirrored(p)));
 }
 
@@ -220,6 +228,64 @@ TEST_CASE("pattern windows at every file and rank (step 1): the layout by hand, 
                       "f: 25 pattern windows, international has 16 or 49");
 }
 
+TEST_CASE("edge strips: the layout by hand, partners, mirror, files", "[learn]") {
+    using S8 = search::StripLayout<Board8>;
+    using S10 = search::StripLayout<Board10>;
+    STATIC_REQUIRE(S10::kCount == 4);
+    STATIC_REQUIRE(S10::kIndices == 19683);  // 3^9
+    // Strip 0 is files a-c over ranks 1-6, strip 1 files h-j (f-h on 8x8) over the same ranks,
+    // strips 2 and 3 files a-c and h-j over the six ranks from the other side: on 10x10 strip 0
+    // holds a1 c1 b2 a3 c3 b4 a5 c5 b6 and strip 3 h6 j6 i7 h8 j8 i9 h10 j10 (and i5).
+    const auto holds = [](auto mask, auto geometry, int f, int r) {
+        using G = decltype(geometry);
+        return (mask & G::mask_of_square(G::square_of_coord(f, r))) != 0;
+    };
+    for (const auto& [f, r] : {std::pair{0, 0}, {2, 0}, {1, 1}, {0, 2}, {2, 2}, {1, 3}, {0, 4},
+                              {2, 4}, {1, 5}})
+        CHECK(holds(S10::kMask[0], Board10{}, f, r));
+    for (const auto& [f, r] : {std::pair{8, 4}, {7, 5}, {9, 5}, {8, 6}, {7, 7}, {9, 7}, {8, 8},
+                              {7, 9}, {9, 9}})
+        CHECK(holds(S10::kMask[3], Board10{}, f, r));
+    CHECK(holds(S10::kMask[1], Board10{}, 9, 1));  // j2
+    CHECK(holds(S10::kMask[2], Board10{}, 1, 9));  // b10
+    CHECK(holds(S8::kMask[1], Board8{}, 7, 1));    // h2
+    CHECK(!holds(S8::kMask[0], Board8{}, 3, 1));   // d2: the fourth file is outside
+    CHECK(!holds(S10::kMask[0], Board10{}, 0, 6)); // a7: the seventh rank is outside
+    for (int s = 0; s < 4; ++s) {
+        CHECK(popcount(S8::kMask[s]) == 9);
+        CHECK(popcount(S10::kMask[s]) == 9);
+        CHECK(S10::partner_window(s) == 3 - s);
+    }
+    // All white men in strip 0 (3^0 + ... + 3^8 = 9841) are all black men in strip 3 turned.
+    CHECK(S10::index(0, S10::kMask[0], 0) == 9841);
+    CHECK(S10::partner_index(0, 9841) == 19682);
+    for (int s = 0; s < 4; ++s)
+        for (int i = 0; i < S10::kIndices; i += 13) {
+            const int ps = S10::partner_window(s), pi = S10::partner_index(s, i);
+            REQUIRE(S10::partner_window(ps) == s);
+            REQUIRE(S10::partner_index(ps, pi) == i);
+        }
+    check_mirror<Russian>(51, true);
+    check_mirror<International>(52, true);
+    // A file with strips: written as version 3, read back whole; a number of strips other
+    // than 4 is refused by name, and a version 2 file (the compiled-in ones) has none.
+    auto w = with_random_patterns<International>(53, true);
+    CHECK_NOTHROW(search::check_weights<International>(w, "f"));
+    const auto bytes = search::weights_bytes(w);
+    std::uint32_t version = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    CHECK(version == 3);
+    const auto back = search::parse_weights(bytes, "t");
+    CHECK(back.strips == 4);
+    CHECK(back.strip_patterns == w.strip_patterns);
+    CHECK(back.patterns == w.patterns);
+    const search::LearnedEvaluator<International> e(w), e2(back);
+    for (const auto& p : sample_positions<International>(3, 54)) REQUIRE(e.evaluate(p) == e2.evaluate(p));
+    w.strips = 2;
+    CHECK_THROWS_WITH(search::check_weights<International>(w, "f"),
+                      "f: 2 edge strips, international has 4");
+}
+
 TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     auto w = with_random_patterns<Russian>(9);
     w.description = "a test";
@@ -237,20 +303,34 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     CHECK(back.sole_king_ending == 13);
     CHECK(back.patterns == w.patterns);
     {
-        // A version 1 file (written before the king terms: the same bytes without their three
-        // i32 after the 40 hand-made ones) still loads, the king terms 0.
-        const std::size_t kings_at = 8 + 4 + 16 + 40 * 4;
-        std::string v1(bytes, 0, kings_at);
-        v1.append(bytes, kings_at + 12, bytes.size() - kings_at - 12 - 8);
-        v1[8] = 1;
-        const std::uint64_t sum = XXH64(v1.data(), v1.size(), 0);
-        v1.append(reinterpret_cast<const char*>(&sum), 8);
-        const auto old = search::parse_weights(v1, "v1");
-        CHECK(old.king_opening == 0);
-        CHECK(old.sole_king_opening == 0);
-        CHECK(old.sole_king_ending == 0);
-        CHECK(old.tempo == 7);
-        CHECK(old.patterns == w.patterns);
+        // Files of the versions before: version 2 (before the edge strips: the same bytes
+        // without the two strip counts after the window and index counts, at byte 208, here 0)
+        // and version 1 (before the king terms: without their three i32 after the 40 hand-made
+        // ones too) still load, with no strips and the king terms 0.
+        const std::size_t kings_at = 8 + 4 + 16 + 40 * 4, strips_at = kings_at + 12 + 8;
+        std::uint32_t counts[2] = {1, 1};
+        std::memcpy(counts, bytes.data() + strips_at, 8);
+        REQUIRE((counts[0] == 0 && counts[1] == 0));
+        const auto older = [&](int version) {
+            std::string b(bytes, 0, bytes.size() - 8);
+            b.erase(strips_at, 8);
+            if (version == 1) b.erase(kings_at, 12);
+            b[8] = char(version);
+            const std::uint64_t sum = XXH64(b.data(), b.size(), 0);
+            return b.append(reinterpret_cast<const char*>(&sum), 8);
+        };
+        const auto v2 = search::parse_weights(older(2), "v2");
+        CHECK(v2.king_opening == 11);
+        CHECK(v2.strips == 0);
+        CHECK(v2.description == "a test");
+        CHECK(v2.patterns == w.patterns);
+        const auto v1 = search::parse_weights(older(1), "v1");
+        CHECK(v1.king_opening == 0);
+        CHECK(v1.sole_king_opening == 0);
+        CHECK(v1.sole_king_ending == 0);
+        CHECK(v1.tempo == 7);
+        CHECK(v1.strips == 0);
+        CHECK(v1.patterns == w.patterns);
     }
     auto expect = [&](std::string b, const std::string& message) {
         try {
@@ -265,9 +345,12 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     expect(flipped, "t: weights file checksum mismatch");
     expect(bytes.substr(0, 100), "t: truncated weights file (ends in the hand-made weights)");
     expect("XAMBITEV" + bytes.substr(8), "t: not a dambit weights file");
-    std::string v3 = bytes;
-    v3[8] = 3;
-    expect(v3, "t: weights file version 3, this dambit reads 1 to 2");
+    std::string v4 = bytes;
+    v4[8] = 4;
+    expect(v4, "t: weights file version 4, this dambit reads 1 to 3");
+    std::string five = bytes;
+    five[208] = 5;  // the strip count (checked before the checksum)
+    expect(five, "t: 5 strips of 0 indices, expected strips of 19683");
     expect(bytes + "x", "t: 1 bytes after the checksum");
     // Another variant's weights are refused by the check every loader makes.
     CHECK_THROWS_WITH(search::check_weights<International>(back, "f"),
@@ -465,21 +548,24 @@ TEST_CASE("learned evaluation: the king terms, by hand", "[learn]") {
 // times the canonical values must be what the evaluation adds for its tables (expanded from the
 // same values), in positions without kings (no draw scale), up to the blend's integer division.
 template <class R, int Step>
-void check_pattern_features(std::uint64_t seed) {
+void check_pattern_features(std::uint64_t seed, bool strips = false) {
     using G = typename R::Geometry;
     using L = search::PatternLayout<G, Step>;
-    const auto with = with_random_patterns<R, Step>(seed);
+    const auto with = with_random_patterns<R, Step>(seed, strips);
     auto without = with;
     without.windows = 0;
     without.patterns.clear();
+    without.strips = 0;
+    without.strip_patterns.clear();
     const search::LearnedEvaluator<R> e(with), base(without);
     const auto hand = search::eval_weights<R>();
-    std::vector<std::uint32_t> pats(L::kWindows);
+    std::vector<std::uint32_t> pats(std::size_t(L::kWindows) +
+                                    (strips ? std::size_t(search::StripLayout<G>::kCount) : 0));
     int checked = 0;
     for (const auto& p : sample_positions<R>(10, seed)) {
         if (p.kings || !p.occupied()) continue;
         float terms[learn::kHandParams], share, scale;
-        learn::position_features<R, Step>(p, hand, terms, pats.data(), share, scale);
+        learn::position_features<R, Step>(p, hand, terms, pats.data(), share, scale, strips);
         double expect = 0;
         for (const std::uint32_t c : pats) {
             if (c == learn::kNoPattern) continue;
@@ -501,6 +587,9 @@ TEST_CASE("fit features: the patterns as the fit sees them are the evaluation's,
     check_pattern_features<Russian, 1>(32);
     check_pattern_features<International, 2>(33);
     check_pattern_features<International, 1>(34);
+    check_pattern_features<Russian, 2>(35, true);
+    check_pattern_features<International, 2>(36, true);
+    check_pattern_features<International, 1>(37, true);
 }
 
 TEST_CASE("fit: pattern weights are fitted", "[learn]") {
@@ -549,7 +638,8 @@ TEST_CASE("fit: l2 pulls the pattern weights toward the centre it is given (tune
     const double k = 100;
     f.target.assign(f.rows, float(1 / (1 + std::exp(-60 / k))));
     const std::size_t pair0 = std::size_t(f.hand), pair1 = pair0 + 2;
-    const auto fitted = [&](double l2, double centre0, double centre1) {
+    const auto fitted = [&](double l2, double centre0, double centre1,
+                            std::size_t l2_end = SIZE_MAX) {
         std::vector<double> p(std::size_t(f.hand) + 2 * 2, 0.0);
         p[pair1] = p[pair1 + 1] = 30;  // as if fitted before on other data
         learn::FitSettings s;
@@ -557,6 +647,7 @@ TEST_CASE("fit: l2 pulls the pattern weights toward the centre it is given (tune
         s.epochs = 400;
         s.rate = 1;
         s.l2 = l2;
+        s.l2_end = l2_end;
         if (centre0 == centre0) {  // not NaN: a centre is given
             s.l2_centre = p;
             s.l2_centre[pair0] = s.l2_centre[pair0 + 1] = centre0;
@@ -575,6 +666,11 @@ TEST_CASE("fit: l2 pulls the pattern weights toward the centre it is given (tune
     CHECK(fitted(1.0, none, 0)[pair0] == Approx(0).margin(1));
     // No pull: the data's 60.
     CHECK(fitted(0, 20, 30)[pair0] == Approx(60).margin(3));
+    // The pull ends at l2_end (tune --init adding strips the starting weights lack): pair 1 is
+    // past it and keeps its 30 while pair 0, before it, is held at 0.
+    const auto ended = fitted(1.0, none, 0, pair1);
+    CHECK(ended[pair1] == 30);
+    CHECK(ended[pair0] == Approx(0).margin(1));
 }
 
 TEST_CASE("canonical weights: the inverse of the expanded pattern tables", "[learn]") {

@@ -96,6 +96,23 @@ expect_error init-missing 2 "cannot read weights file" -- tune --data "$dir/one.
   bad "search with step-1 weights"
 expect_error tune-step 2 "'3' for --pattern-step" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --pattern-step 3
 
+# Edge strips: 41 + 9 windows * 6561 * 2 + 4 strips * 19683 indices * 2 phases = 275603; the file
+# loads for a search; --init from weights without strips adds them (the windows kept: with no
+# epochs the search is the same as with the starting weights), a file with strips refuses a fit
+# without them, and strips need the patterns model.
+"$dambit" tune --variant russian --data "$dir/one.dat" --epochs 20 --strips --out "$dir/st.dbw" \
+  > "$dir/tst.txt" 2>/dev/null && grep -q "model patterns: 275603 parameters" "$dir/tst.txt" && ok ||
+  bad "tune --strips: $(cat "$dir/tst.txt")"
+"$dambit" search --variant russian --depth 6 --eval "$dir/st.dbw" | grep -q '^bestmove ' && ok ||
+  bad "search with strip weights"
+"$dambit" "${init[@]}" --strips --epochs 0 --out "$dir/is0.dbw" > /dev/null 2>&1 || bad "tune --init --strips"
+if [ "$(sig "$dir/w1.dbw")" = "$(sig "$dir/is0.dbw")" ]; then ok; else
+  bad "tune --init --strips --epochs 0 changed the evaluation"; fi
+expect_error init-strips 2 "st.dbw: has edge strips, the fit has none \(--strips\)" -- \
+  tune --data "$dir/one.dat" --out "$dir/c.dbw" --init "$dir/st.dbw"
+expect_error strips-hand 2 "--strips needs --model patterns" -- \
+  tune --data "$dir/one.dat" --out "$dir/c.dbw" --model hand --strips
+
 # The weights in use, and every way a weights file can be wrong.
 "$dambit" search --variant russian --depth 6 --eval "$dir/w1.dbw" | grep -q '^bestmove ' && ok || bad "search --eval FILE"
 "$dambit" bench --variant russian --depth 5 --eval "$dir/w1.dbw" | grep -q '^nodes ' && ok || bad "bench --eval FILE"

@@ -21,8 +21,9 @@ namespace tune_cmd {
 
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
-    "         [--model hand|patterns] [--pattern-step 2|1] [--epochs N] [--rate R] [--l2 X]\n"
-    "         [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T] [--init WEIGHTS]\n"
+    "         [--model hand|patterns] [--pattern-step 2|1] [--strips] [--epochs N] [--rate R]\n"
+    "         [--l2 X]"
+    " [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T] [--init WEIGHTS]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
@@ -41,6 +42,8 @@ const char* const kHelp =
     "  --model M       hand or patterns (default patterns)\n"
     "  --pattern-step S  the 4x4 windows start every S files and ranks: 2 (default; 9 windows\n"
     "                  on 8x8, 16 on 10x10) or 1 (every window: 25 and 49)\n"
+    "  --strips        add Scan 2.0's edge strips to the patterns: the three files at each\n"
+    "                  edge over the six ranks from each back rank, 9 squares each\n"
     "  --epochs N      full passes of Adam over the training positions (default 600)\n"
     "  --rate R        Adam's step in hundredths of a man (default 2)\n"
     "  --l2 X          penalty on the mean square of the pattern weights (default 0)\n"
@@ -67,12 +70,18 @@ int run(const cli::Args& args) {
     const int step = int(args.get_int("pattern-step", 2, 1, 2));
     const int windows = step == 2 ? search::PatternLayout<G, 2>::kWindows
                                   : search::PatternLayout<G, 1>::kWindows;
+    using Strips = search::StripLayout<G>;
+    const bool strips = args.has("strips");
+    // Patterns a row has: the windows, then the strips.
+    const int regions = windows + (strips ? Strips::kCount : 0);
+    const std::size_t window_params = std::size_t(windows) * search::kPatternIndices * 2;
     const auto data = args.get("data");
     const auto out = args.get("out");
     if (!data || !out) throw cli::UsageError("tune needs --data FILES and --out WEIGHTS");
     const std::string model = args.get_or("model", "patterns");
     if (model != "hand" && model != "patterns")
         throw cli::UsageError("unknown --model '" + model + "' (hand or patterns)");
+    if (strips && model != "patterns") throw cli::UsageError("--strips needs --model patterns");
     learn::FitSettings fs;
     fs.patterns = model == "patterns";
     fs.epochs = int(args.get_int("epochs", fs.epochs, 0, 1000000));
@@ -99,6 +108,10 @@ int run(const cli::Args& args) {
             throw cli::UsageError(fmt::format(
                 "{}: {} pattern windows, the fit has {} (--model, --pattern-step)", *init,
                 iw->windows, fs.patterns ? windows : 0));
+        // Strips may be added to weights without them (they start at 0), not dropped.
+        if (iw->strips && !strips)
+            throw cli::UsageError(fmt::format("{}: has edge strips, the fit has none (--strips)",
+                                              *init));
         init_note = fmt::format(" --init {}", *init);
     }
 
@@ -139,10 +152,10 @@ int run(const cli::Args& args) {
     const auto rows_of = [&](const std::vector<learn::Sample>& samples, double k) {
         learn::FitRows f;
         f.hand = learn::kHandParams;
-        f.windows = fs.patterns ? windows : 0;
+        f.windows = fs.patterns ? regions : 0;
         f.rows = samples.size();
         f.terms.resize(f.rows * std::size_t(f.hand));
-        f.patterns.resize(f.rows * std::size_t(windows));
+        f.patterns.resize(f.rows * std::size_t(regions));
         f.opening_share.resize(f.rows);
         f.scale.resize(f.rows);
         f.target.resize(f.rows);
@@ -150,13 +163,13 @@ int run(const cli::Args& args) {
             const auto& x = samples[r];
             const Position<R> p = learn::position_of<R>(x);
             float* terms = &f.terms[r * std::size_t(f.hand)];
-            std::uint32_t* patterns = &f.patterns[r * std::size_t(windows)];
+            std::uint32_t* patterns = &f.patterns[r * std::size_t(regions)];
             if (step == 2)
                 learn::position_features<R, 2>(p, hand, terms, patterns, f.opening_share[r],
-                                               f.scale[r]);
+                                               f.scale[r], strips);
             else
                 learn::position_features<R, 1>(p, hand, terms, patterns, f.opening_share[r],
-                                               f.scale[r]);
+                                               f.scale[r], strips);
             const double result = (x.result + 1) / 2.0;
             const double score_white = x.side == 0 ? x.score : -x.score;
             f.target[r] = float(lambda * result + (1 - lambda) * sigmoid(score_white / k));
@@ -166,8 +179,8 @@ int run(const cli::Args& args) {
     };
 
     std::vector<double> params(std::size_t(learn::kHandParams) +
-                               (fs.patterns ? std::size_t(windows) * search::kPatternIndices * 2
-                                            : 0));
+                               (fs.patterns ? window_params : 0) +
+                               (strips ? std::size_t(Strips::kCount) * Strips::kIndices * 2 : 0));
     search::LearnedWeights start_weights;
     start_weights.hand = hand;
     const auto start = learn::hand_params(start_weights);
@@ -194,7 +207,14 @@ int run(const cli::Args& args) {
                 learn::canonical_weights<G, 2>(iw->patterns, set);
             else
                 learn::canonical_weights<G, 1>(iw->patterns, set);
+            if (iw->strips)
+                learn::canonical_region_weights<Strips>(iw->strip_patterns, [&](std::uint32_t c,
+                                                                                int ph, int v) {
+                    params[std::size_t(learn::kHandParams) + window_params + c * 2 +
+                           std::size_t(ph)] = v;
+                });
             fs.l2_centre = params;
+            if (strips && !iw->strips) fs.l2_end = std::size_t(learn::kHandParams) + window_params;
         }
     }
     const learn::FitRows rows = rows_of(train, k);
@@ -229,6 +249,12 @@ int run(const cli::Args& args) {
         };
         w.patterns = step == 2 ? learn::expanded_patterns<G, 2>(value)
                                : learn::expanded_patterns<G, 1>(value);
+        if (strips) {
+            w.strips = Strips::kCount;
+            w.strip_patterns = learn::expanded_regions<Strips>([&](std::uint32_t c, int ph) {
+                return value(std::uint32_t(window_params / 2) + c, ph);
+            });
+        }
     }
     // The held-out loss, each evaluation as the engine computes it, against the target (`mix`:
     // the lambda of the fit) or against the results alone (mix 1).
@@ -252,10 +278,10 @@ int run(const cli::Args& args) {
     const double result_hand = held_loss(hand_eval, 1.0);
     const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
-        "dambit tune --model {}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
+        "dambit tune --model {}{}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
         "{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
         "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
-        model, step == 2 ? "" : " --pattern-step 1", fs.epochs, fs.rate, fs.l2, lambda,
+        model, step == 2 ? "" : " --pattern-step 1", strips ? " --strips" : "", fs.epochs, fs.rate, fs.l2, lambda,
         holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand,
         result_fit, result_hand);
     try {
@@ -288,7 +314,7 @@ int tune_command(int argc, char** argv) {
     const cli::Args args(argc, argv,
                          {"variant", "data", "out", "model", "pattern-step", "epochs", "rate", "l2",
                           "lambda", "holdout", "k", "seed", "threads", "init"},
-                         {"help"});
+                         {"help", "strips"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }
 

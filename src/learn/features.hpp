@@ -74,23 +74,22 @@ inline void set_hand_params(const double* p, search::LearnedWeights& lw) {
     lw.tempo = r(p[i++]);
 }
 
-// The canonical parameter of each window's index: its place among the pattern parameters
-// (window * 6561 + index of the canonical member of its pair, times 2 for the two phases), with
-// bit 0 set when this member is the negated one; kNoPattern when the index is its own partner
-// (its weight is then 0). Step is the windows' layout (search::PatternLayout).
+// The canonical parameter of each region's index (layout L: search::PatternLayout's windows or
+// search::StripLayout's strips): its place among L's parameters (region * L::kIndices + index of
+// the canonical member of its pair, times 2 for the two phases), with bit 0 set when this member
+// is the negated one; kNoPattern when the index is its own partner (its weight is then 0).
 //
 // Built by a function that is not constexpr on purpose: GCC tries to evaluate the initializer of
 // a static at compile time when every call in it is constexpr (as a lambda's is), and gave up on
 // this one only after millions of steps, several seconds of every file that used it.
-template <class G, int Step>
-std::vector<std::uint32_t> build_canonical_patterns() {
-    using L = search::PatternLayout<G, Step>;
-    std::vector<std::uint32_t> t(std::size_t(L::kWindows) * search::kPatternIndices);
-    for (int w = 0; w < L::kWindows; ++w)
-        for (int i = 0; i < search::kPatternIndices; ++i) {
-            const std::uint32_t self = std::uint32_t(w * search::kPatternIndices + i);
-            const std::uint32_t partner = std::uint32_t(
-                L::partner_window(w) * search::kPatternIndices + L::partner_index(w, i));
+template <class L>
+std::vector<std::uint32_t> build_canonical_regions() {
+    std::vector<std::uint32_t> t(std::size_t(L::kCount) * std::size_t(L::kIndices));
+    for (int w = 0; w < L::kCount; ++w)
+        for (int i = 0; i < L::kIndices; ++i) {
+            const std::uint32_t self = std::uint32_t(w * L::kIndices + i);
+            const std::uint32_t partner =
+                std::uint32_t(L::partner_window(w) * L::kIndices + L::partner_index(w, i));
             t[self] = self == partner  ? kNoPattern
                       : self < partner ? self * 2
                                        : partner * 2 + 1;
@@ -98,18 +97,22 @@ std::vector<std::uint32_t> build_canonical_patterns() {
     return t;
 }
 
-template <class G, int Step = 2>
-const std::vector<std::uint32_t>& canonical_patterns() {
-    static const std::vector<std::uint32_t> table = build_canonical_patterns<G, Step>();
+template <class L>
+const std::vector<std::uint32_t>& canonical_regions() {
+    static const std::vector<std::uint32_t> table = build_canonical_regions<L>();
     return table;
 }
+template <class G, int Step = 2>
+const std::vector<std::uint32_t>& canonical_patterns() {
+    return canonical_regions<search::PatternLayout<G, Step>>();
+}
 
-// The whole pattern tables ([window][index][phase], as weights files hold them) from the
-// canonical weights: value(c, phase) is the weight of canonical pattern c (window * 6561 +
+// The whole tables of layout L ([region][index][phase], as weights files hold them) from the
+// canonical weights: value(c, phase) is the weight of canonical pattern c (region * L::kIndices +
 // index); the other member of each pair gets its negation, a self-partnered index 0.
-template <class G, int Step = 2, class F>
-std::vector<std::int16_t> expanded_patterns(F&& value) {
-    const auto& canon = canonical_patterns<G, Step>();
+template <class L, class F>
+std::vector<std::int16_t> expanded_regions(F&& value) {
+    const auto& canon = canonical_regions<L>();
     std::vector<std::int16_t> out(canon.size() * 2, 0);
     for (std::size_t i = 0; i < canon.size(); ++i) {
         if (canon[i] == kNoPattern) continue;
@@ -120,25 +123,46 @@ std::vector<std::int16_t> expanded_patterns(F&& value) {
     }
     return out;
 }
-
-// The canonical pattern weights of a whole table ([window][index][phase]): the inverse of
-// expanded_patterns, set(c, phase, weight) for each canonical pattern c.
 template <class G, int Step = 2, class F>
-void canonical_weights(const std::vector<std::int16_t>& table, F&& set) {
-    const auto& canon = canonical_patterns<G, Step>();
+std::vector<std::int16_t> expanded_patterns(F&& value) {
+    return expanded_regions<search::PatternLayout<G, Step>>(value);
+}
+
+// The canonical weights of a whole table of layout L ([region][index][phase]): the inverse of
+// expanded_regions, set(c, phase, weight) for each canonical pattern c.
+template <class L, class F>
+void canonical_region_weights(const std::vector<std::int16_t>& table, F&& set) {
+    const auto& canon = canonical_regions<L>();
     for (std::size_t i = 0; i < canon.size() && i * 2 + 1 < table.size(); ++i)
         if (canon[i] != kNoPattern && !(canon[i] & 1))
             for (int ph = 0; ph < 2; ++ph) set(canon[i] >> 1, ph, table[i * 2 + std::size_t(ph)]);
+}
+template <class G, int Step = 2, class F>
+void canonical_weights(const std::vector<std::int16_t>& table, F&& set) {
+    canonical_region_weights<search::PatternLayout<G, Step>>(table, set);
+}
+
+// The canonical patterns of a position's regions of layout L, each offset by `base` canonical
+// parameters (the layouts before L's in the parameter vector).
+template <class L, class B>
+void region_features(B white_men, B black_men, std::uint32_t base, std::uint32_t* out) {
+    const auto& canon = canonical_regions<L>();
+    for (int w = 0; w < L::kCount; ++w) {
+        const std::uint32_t c = canon[std::size_t(w) * std::size_t(L::kIndices) +
+                                      std::size_t(L::index(w, white_men, black_men))];
+        out[w] = c == kNoPattern ? kNoPattern : c + 2 * base;
+    }
 }
 
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
 // Black's, the advancement and the king terms split by the phase as the evaluation blends them;
 // the tempo +1 when White is to move, -1 otherwise), the canonical pattern of each window (layout
-// Step), the opening share of the blend, and the draw scale (the evaluation's multiplier in known
+// Step) and, with `strips`, of each edge strip after them, the opening share of the blend, and the draw scale (the evaluation's multiplier in known
 // drawn endings, / 16).
 template <class R, int Step = 2>
 void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
-                       std::uint32_t* patterns, float& opening_share, float& scale) {
+                       std::uint32_t* patterns, float& opening_share, float& scale,
+                       bool strips = false) {
     using G = typename R::Geometry;
     using B = typename G::Bitboard;
     using L = search::PatternLayout<G, Step>;
@@ -164,9 +188,10 @@ void position_features(const Position<R>& p, const search::EvalWeights& fixed, f
     hand[i++] = float(t[0].sole_king - t[1].sole_king) * (1.0f - opening_share);
     hand[i++] = p.side == Color::kWhite ? 1.0f : -1.0f;
     const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
-    const auto& canon = canonical_patterns<G, Step>();
-    for (int w = 0; w < L::kWindows; ++w)
-        patterns[w] = canon[std::size_t(w) * search::kPatternIndices + L::index(w, wm, bm)];
+    region_features<L>(wm, bm, 0, patterns);
+    if (strips)
+        region_features<search::StripLayout<G>>(
+            wm, bm, std::uint32_t(L::kCount) * std::uint32_t(L::kIndices), patterns + L::kCount);
     scale = (p.kings || !p.occupied()) ? float(search::HandEvaluator<R>::draw_scale(p)) / 16.0f
                                        : 1.0f;
 }

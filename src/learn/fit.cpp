@@ -128,7 +128,7 @@ void fit(const FitRows& f, std::vector<double>& params, const FitSettings& s,
             double g = 0;
             for (int c = 0; c < kChunks; ++c) g += grads[std::size_t(c)][i];
             g *= inv_rows;
-            if (i >= std::size_t(f.hand))
+            if (i >= std::size_t(f.hand) && i < s.l2_end)
                 g += 2 * s.l2 * (params[i] - (s.l2_centre.empty() ? 0.0 : s.l2_centre[i]));
             m[i] = b1 * m[i] + (1 - b1) * g;
             v[i] = b2 * v[i] + (1 - b2) * g * g;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct FitSettings {
     double l2 = 0;
     // The pattern weights l2 pulls toward (tune --init: the weights fitted before); empty: 0.
     std::vector<double> l2_centre;
+    // The parameters l2 applies to end here (tune --init with --strips from weights without
+    // them: the new strips have nowhere to be pulled to, and a pull toward 0 held them there).
+    std::size_t l2_end = SIZE_MAX;
     bool patterns = true;  // fit the pattern weights (else only the hand-made terms)
     int threads = 1;
 };

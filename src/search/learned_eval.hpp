@@ -6,7 +6,8 @@
 // and one for the ending, blended by the number of men as the hand-made advancement is. The
 // windows start at every even file and rank (step 2: 9 on 8x8, 16 on 10x10), so they overlap by
 // half, or at every file and rank (step 1: 25 and 49, every 4x4 window of the board); a weights
-// file's number of windows says which.
+// file's number of windows says which. Weights file version 3 may add the four edge strips of
+// Scan 2.0's evaluation (StripShape: 9 squares each, 3^9 indices), summed with the windows.
 // The tables are stored whole, but a fit keeps them antisymmetric under the board turned round
 // with the colours swapped (pattern_partner), so that the evaluation of a position and of its
 // mirror image are the same.
@@ -47,57 +48,96 @@ struct LearnedWeights {
     int windows = 0;          // pattern windows (0: no patterns)
     // [window][index][0 = opening, 1 = ending], windows * kPatternIndices * 2 entries.
     std::vector<std::int16_t> patterns;
+    int strips = 0;  // edge strips (weights file version 3; 0: none, else StripLayout's 4)
+    // [strip][index][0 = opening, 1 = ending], strips * kStripIndices * 2 entries.
+    std::vector<std::int16_t> strip_patterns;
 };
 
 inline constexpr int kPatternSquares = 8;
 inline constexpr int kPatternIndices = 6561;  // 3^8
+inline constexpr int kStripSquares = 9;
+inline constexpr int kStripIndices = 19683;   // 3^9
 
-// The 4x4 windows of geometry G that start every Step files and ranks, and the base-3
-// arithmetic of their indices.
-template <class G, int Step = 2>
-struct PatternLayout {
+// The shapes of pattern regions on a board of N x N squares: region w covers the squares (f, r)
+// for which covers(w, f, r). Each shape's regions come in pairs that the board turned round
+// ((f, r) to (N-1-f, N-1-r)) maps onto each other: region w onto region kCount - 1 - w.
+//
+// The 4x4 windows that start every Step files and ranks (8 squares each).
+template <int N, int Step>
+struct WindowShape {
     static_assert(Step == 1 || Step == 2);
+    static constexpr int kSquares = kPatternSquares;
+    static constexpr int kPerSide = (N - 4) / Step + 1;  // origins 0, Step, ..., N - 4
+    static constexpr int kCount = kPerSide * kPerSide;
+    // Window w has its origin at file Step * (w % kPerSide), rank Step * (w / kPerSide).
+    static constexpr bool covers(int w, int f, int r) {
+        const int f0 = Step * (w % kPerSide), r0 = Step * (w / kPerSide);
+        return f >= f0 && f < f0 + 4 && r >= r0 && r < r0 + 4;
+    }
+};
+// The edge strips, as Scan 2.0's evaluation has them: the three files at each edge over the six
+// ranks from each back rank (9 squares each), strip 0 files a-c and strip 1 the last three files
+// from White's back rank, strips 2 and 3 their images from Black's (the board turned round).
+template <int N>
+struct StripShape {
+    static constexpr int kSquares = kStripSquares;
+    static constexpr int kCount = 4;
+    static constexpr bool covers(int s, int f, int r) {
+        const bool left = s == 0 || s == 2, low = s < 2;
+        return (left ? f < 3 : f >= N - 3) && (low ? r < 6 : r >= N - 6);
+    }
+};
+
+// The regions of Shape on geometry G, and the base-3 arithmetic of their indices: each of a
+// region's squares is a trit, 1 for a white man, 2 for a black man, 0 otherwise.
+template <class G, class Shape>
+struct PatternRegions {
     using B = typename G::Bitboard;
     static constexpr int N = G::kSize;
-    static constexpr int kPerSide = (N - 4) / Step + 1;  // origins 0, Step, ..., N - 4
-    static constexpr int kWindows = kPerSide * kPerSide;
+    static constexpr int kSquares = Shape::kSquares;
+    static constexpr int kCount = Shape::kCount;
+    static constexpr int kWindows = kCount;  // (the name the 4x4 windows' code uses)
+    static constexpr int kIndices = [] {
+        int v = 1;
+        for (int i = 0; i < kSquares; ++i) v *= 3;
+        return v;
+    }();
 
-    // The playable squares of window w (origin file Step * (w % kPerSide), rank
-    // Step * (w / kPerSide)).
-    static constexpr std::array<B, kWindows> kMask = [] {
-        std::array<B, kWindows> a{};
-        for (int w = 0; w < kWindows; ++w) {
-            const int f0 = Step * (w % kPerSide), r0 = Step * (w / kPerSide);
-            for (int f = f0; f < f0 + 4; ++f)
-                for (int r = r0; r < r0 + 4; ++r)
-                    if (const int n = G::square_of_coord(f, r)) a[w] |= G::mask_of_square(n);
-        }
+    // The playable squares of region w.
+    static constexpr std::array<B, kCount> kMask = [] {
+        std::array<B, kCount> a{};
+        for (int w = 0; w < kCount; ++w)
+            for (int f = 0; f < N; ++f)
+                for (int r = 0; r < N; ++r)
+                    if (Shape::covers(w, f, r))
+                        if (const int n = G::square_of_coord(f, r)) a[w] |= G::mask_of_square(n);
         return a;
     }();
-    // The bit indices of window w's squares, lowest first: trit i of an index is the square
+    // The bit indices of region w's squares, lowest first: trit i of an index is the square
     // kBits[w][i] (the order in which a parallel bit extract lays them out).
-    static constexpr std::array<std::array<int, kPatternSquares>, kWindows> kBits = [] {
-        std::array<std::array<int, kPatternSquares>, kWindows> a{};
-        for (int w = 0; w < kWindows; ++w) {
+    static constexpr std::array<std::array<int, kSquares>, kCount> kBits = [] {
+        std::array<std::array<int, kSquares>, kCount> a{};
+        for (int w = 0; w < kCount; ++w) {
             int i = 0;
             for (int b = 0; b < G::kBits; ++b)
                 if ((kMask[w] >> b) & 1) a[w][i++] = b;
         }
         return a;
     }();
-    // Bits x (8 of them, trit positions) read as base-3 digits 0/1: sum of 3^i over set bits.
-    static constexpr std::array<std::uint16_t, 256> kTernary = [] {
-        std::array<std::uint16_t, 256> a{};
-        for (int x = 0; x < 256; ++x) {
+    // Bits x (kSquares of them, trit positions) read as base-3 digits 0/1: sum of 3^i over set
+    // bits.
+    static constexpr std::array<std::uint16_t, (1 << kSquares)> kTernary = [] {
+        std::array<std::uint16_t, (1 << kSquares)> a{};
+        for (int x = 0; x < (1 << kSquares); ++x) {
             int v = 0, p = 1;
-            for (int i = 0; i < 8; ++i, p *= 3)
+            for (int i = 0; i < kSquares; ++i, p *= 3)
                 if ((x >> i) & 1) v += p;
-            a[x] = std::uint16_t(v);
+            a[std::size_t(x)] = std::uint16_t(v);
         }
         return a;
     }();
 
-    // The bits of x under window w's mask, packed low (pext).
+    // The bits of x under region w's mask, packed low (pext).
     static unsigned extract(B x, int w) {
 #if defined(__BMI2__)
         if constexpr (sizeof(B) == 8)
@@ -106,23 +146,22 @@ struct PatternLayout {
             return unsigned(_pext_u32(x, kMask[w]));
 #else
         unsigned v = 0;
-        for (int i = 0; i < kPatternSquares; ++i) v |= unsigned((x >> kBits[w][i]) & 1) << i;
+        for (int i = 0; i < kSquares; ++i) v |= unsigned((x >> kBits[w][i]) & 1) << i;
         return v;
 #endif
     }
-    // The index of window w: 1 for a white man, 2 for a black man, 0 otherwise, per square.
+    // The index of region w: 1 for a white man, 2 for a black man, 0 otherwise, per square.
     static int index(int w, B white_men, B black_men) {
         return kTernary[extract(white_men, w)] + 2 * kTernary[extract(black_men, w)];
     }
 
-    // The window and index that window w with index `index` becomes when the board is turned
-    // round (a square at (f, r) goes to (N-1-f, N-1-r)) and the colours are swapped: the window
-    // at origin o covers o..o+3, turned N-4-o..N-1-o, the window kPerSide-1-k for the k-th origin.
-    static constexpr int partner_window(int w) { return kWindows - 1 - w; }
+    // The region and index that region w with index `index` becomes when the board is turned
+    // round and the colours are swapped.
+    static constexpr int partner_window(int w) { return kCount - 1 - w; }
     static constexpr int partner_index(int w, int index) {
         const int pw = partner_window(w);
         int out = 0;
-        for (int i = 0; i < kPatternSquares; ++i, index /= 3) {
+        for (int i = 0; i < kSquares; ++i, index /= 3) {
             const int t = index % 3;
             const auto c = G::coord_of_bit(kBits[w][i]);
             const int turned = G::bit_of_square(G::square_of_coord(N - 1 - c.file, N - 1 - c.rank));
@@ -135,6 +174,13 @@ struct PatternLayout {
         return out;
     }
 };
+
+// The 4x4 windows of geometry G that start every Step files and ranks.
+template <class G, int Step = 2>
+using PatternLayout = PatternRegions<G, WindowShape<G::kSize, Step>>;
+// The four edge strips of geometry G.
+template <class G>
+using StripLayout = PatternRegions<G, StripShape<G::kSize>>;
 
 // The hand-made terms of one colour, counted (the weights multiply these).
 struct TermCounts {
@@ -210,11 +256,17 @@ public:
           king_opening_(w.king_opening),
           sole_opening_(w.sole_king_opening),
           sole_ending_(w.sole_king_ending),
-          step_(pattern_step<G>(w.windows)) {
+          step_(pattern_step<G>(w.windows)),
+          strips_(w.strips != 0) {
         if (step_) {
             patterns_.resize(std::size_t(w.windows) * kPatternIndices);
             for (std::size_t i = 0; i < patterns_.size(); ++i)
                 patterns_[i] = {w.patterns[2 * i], w.patterns[2 * i + 1]};
+        }
+        if (strips_) {
+            strip_patterns_.resize(std::size_t(w.strips) * kStripIndices);
+            for (std::size_t i = 0; i < strip_patterns_.size(); ++i)
+                strip_patterns_[i] = {w.strip_patterns[2 * i], w.strip_patterns[2 * i + 1]};
         }
     }
 
@@ -223,10 +275,16 @@ public:
         term_counts<R>(p, w_.back_rank_max, t);
         const int phase = std::min(t[0].men + t[1].men, kStartMen);
         Score score = side_value(t[0], phase) - side_value(t[1], phase);
-        if (step_) {
+        if (step_ || strips_) {
             const B wm = p.pieces[0] & ~p.kings, bm = p.pieces[1] & ~p.kings;
-            const Sum e = step_ == 2 ? pattern_sum<PatternLayout<G, 2>>(wm, bm)
-                                      : pattern_sum<PatternLayout<G, 1>>(wm, bm);
+            Sum e = step_ == 2   ? pattern_sum<PatternLayout<G, 2>>(patterns_, wm, bm)
+                    : step_ == 1 ? pattern_sum<PatternLayout<G, 1>>(patterns_, wm, bm)
+                                 : Sum{};
+            if (strips_) {
+                const Sum s = pattern_sum<StripLayout<G>>(strip_patterns_, wm, bm);
+                e.opening += s.opening;
+                e.ending += s.ending;
+            }
             score += (e.opening * phase + e.ending * (kStartMen - phase)) / kStartMen;
         }
         if (p.kings || !p.occupied()) score = score * HandEvaluator<R>::draw_scale(p) / 16;
@@ -257,10 +315,10 @@ private:
         int opening = 0, ending = 0;
     };
     template <class L>
-    Sum pattern_sum(B wm, B bm) const {
+    static Sum pattern_sum(const std::vector<Pair>& table, B wm, B bm) {
         Sum s;
-        for (int w = 0; w < L::kWindows; ++w) {
-            const Pair& e = patterns_[std::size_t(w) * kPatternIndices + L::index(w, wm, bm)];
+        for (int w = 0; w < L::kCount; ++w) {
+            const Pair& e = table[std::size_t(w) * L::kIndices + L::index(w, wm, bm)];
             s.opening += e.opening;
             s.ending += e.ending;
         }
@@ -270,7 +328,9 @@ private:
     int tempo_;
     int king_opening_, sole_opening_, sole_ending_;
     int step_;  // the patterns' layout (PatternLayout's Step), 0 for none
+    bool strips_;
     std::vector<Pair> patterns_;
+    std::vector<Pair> strip_patterns_;
 };
 
 }  // namespace dambit::search

@@ -82,7 +82,7 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     if (r.take(sizeof kMagic, "magic") != std::string_view(kMagic, sizeof kMagic))
         throw std::runtime_error(fmt::format("{}: not a dambit weights file", source));
     const auto version = r.get<std::uint32_t>("version");
-    if (version != 1 && version != kWeightsVersion)
+    if (version < 1 || version > kWeightsVersion)
         throw std::runtime_error(
             fmt::format("{}: weights file version {}, this dambit reads 1 to {}", source, version,
                         kWeightsVersion));
@@ -98,10 +98,19 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     if (w.windows > 64 || (w.windows && indices != kPatternIndices))
         throw std::runtime_error(fmt::format("{}: {} windows of {} indices, expected windows of {}",
                                              source, w.windows, indices, kPatternIndices));
+    if (version >= 3) {
+        w.strips = int(r.get<std::uint32_t>("strip count"));
+        const auto strip_indices = r.get<std::uint32_t>("strip index count");
+        if (w.strips > 4 || (w.strips && strip_indices != kStripIndices))
+            throw std::runtime_error(fmt::format("{}: {} strips of {} indices, expected strips of {}",
+                                                 source, w.strips, strip_indices, kStripIndices));
+    }
     const auto length = r.get<std::uint32_t>("description length");
     w.description = std::string(r.take(length, "description"));
     w.patterns.resize(std::size_t(w.windows) * kPatternIndices * 2);
     for (auto& v : w.patterns) v = r.get<std::int16_t>("pattern weights");
+    w.strip_patterns.resize(std::size_t(w.strips) * kStripIndices * 2);
+    for (auto& v : w.strip_patterns) v = r.get<std::int16_t>("strip weights");
     const std::size_t body = r.at();
     const auto sum = r.get<std::uint64_t>("checksum");
     if (sum != XXH64(bytes.data(), body, 0))
@@ -123,9 +132,12 @@ std::string weights_bytes(const LearnedWeights& w) {
     for (int* f : king_fields(copy)) put(out, std::int32_t(*f));
     put(out, std::uint32_t(w.windows));
     put(out, std::uint32_t(w.windows ? kPatternIndices : 0));
+    put(out, std::uint32_t(w.strips));
+    put(out, std::uint32_t(w.strips ? kStripIndices : 0));
     put(out, std::uint32_t(w.description.size()));
     out += w.description;
     for (auto v : w.patterns) put(out, v);
+    for (auto v : w.strip_patterns) put(out, v);
     put(out, std::uint64_t(XXH64(out.data(), out.size(), 0)));
     return out;
 }

@@ -1,14 +1,15 @@
 // Weights files of the learned evaluation (search/learned_eval.hpp): reading, checking, writing,
 // and the files compiled into the program (src/search/weights/VARIANT.dbw).
 //
-// The format (version 2, little-endian): the 8 bytes "DAMBITEV"; u32 version; the variant's name
+// The format (version 3, little-endian): the 8 bytes "DAMBITEV"; u32 version; the variant's name
 // in 16 bytes, zero-padded; 40 i32: man, king, advance_opening[10], advance_ending[10], centre,
 // flank_imbalance, back_rank, back_rank_max, runaway[10], king_mobility, long_diagonal,
 // draw_scale, tempo; 3 i32 (not in version 1, which is still read, these 0): king_opening,
-// sole_king_opening, sole_king_ending; u32 windows; u32 indices per window (6561); u32 length and
-// the bytes of the description; windows * indices * 2 i16 pattern weights ([window][index]
-// [opening, ending]); and the XXH64 (seed 0) of every byte before it. docs/learning.md
-// describes how files are made.
+// sole_king_opening, sole_king_ending; u32 windows; u32 indices per window (6561); u32 strips and
+// u32 indices per strip (19683; not in versions 1 and 2: no strips); u32 length and the bytes of
+// the description; windows * indices * 2 i16 pattern weights ([window][index][opening, ending]);
+// strips * indices * 2 i16 strip weights, in the same order; and the XXH64 (seed 0) of every
+// byte before it. docs/learning.md describes how files are made.
 #pragma once
 
 #include <memory>
@@ -21,7 +22,7 @@
 
 namespace dambit::search {
 
-inline constexpr std::uint32_t kWeightsVersion = 2;
+inline constexpr std::uint32_t kWeightsVersion = 3;
 
 // Reads weights from the bytes of a file; `source` names it in errors. Throws std::runtime_error
 // with one line naming what is wrong (not a weights file, another version, a bad checksum, a
@@ -66,6 +67,10 @@ void check_weights(const LearnedWeights& w, const std::string& source) {
                                  std::string(R::kName) + " has " +
                                  std::to_string(PatternLayout<G, 2>::kWindows) + " or " +
                                  std::to_string(PatternLayout<G, 1>::kWindows));
+    if (w.strips != 0 && w.strips != StripLayout<G>::kCount)
+        throw std::runtime_error(source + ": " + std::to_string(w.strips) + " edge strips, " +
+                                 std::string(R::kName) + " has " +
+                                 std::to_string(StripLayout<G>::kCount));
 }
 
 }  // namespace dambit::search
