@@ -280,7 +280,8 @@ TEST_CASE("edge strips: the layout by hand, partners, mirror, files", "[learn]")
     CHECK(back.strip_patterns == w.strip_patterns);
     CHECK(back.patterns == w.patterns);
     const search::LearnedEvaluator<International> e(w), e2(back);
-    for (const auto& p : sample_positions<International>(3, 54)) REQUIRE(e.evaluate(p) == e2.evaluate(p));
+    for (const auto& p : sample_positions<International>(3, 54))
+        REQUIRE(e.evaluate(p) == e2.evaluate(p));
     w.strips = 2;
     CHECK_THROWS_WITH(search::check_weights<International>(w, "f"),
                       "f: 2 edge strips, international has 4");

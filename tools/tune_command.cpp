@@ -22,8 +22,8 @@ namespace tune_cmd {
 const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
     "         [--model hand|patterns] [--pattern-step 2|1] [--strips] [--epochs N] [--rate R]\n"
-    "         [--l2 X]"
-    " [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T] [--init WEIGHTS]\n"
+    "         [--l2 X] [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
+    "         [--init WEIGHTS]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
@@ -278,11 +278,11 @@ int run(const cli::Args& args) {
     const double result_hand = held_loss(hand_eval, 1.0);
     const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
-        "dambit tune --model {}{}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} --seed {}"
-        "{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} (hand-made "
-        "{:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
-        model, step == 2 ? "" : " --pattern-step 1", strips ? " --strips" : "", fs.epochs, fs.rate, fs.l2, lambda,
-        holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand,
+        "dambit tune --model {}{}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} "
+        "--seed {}{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} "
+        "(hand-made {:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
+        model, step == 2 ? "" : " --pattern-step 1", strips ? " --strips" : "", fs.epochs, fs.rate,
+        fs.l2, lambda, holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand,
         result_fit, result_hand);
     try {
         search::write_weights_file(*out, w);

@@ -157,8 +157,8 @@ void region_features(B white_men, B black_men, std::uint32_t base, std::uint32_t
 // A position's numbers for the fit, from White's side: the hand-made terms (White's count minus
 // Black's, the advancement and the king terms split by the phase as the evaluation blends them;
 // the tempo +1 when White is to move, -1 otherwise), the canonical pattern of each window (layout
-// Step) and, with `strips`, of each edge strip after them, the opening share of the blend, and the draw scale (the evaluation's multiplier in known
-// drawn endings, / 16).
+// Step) and, with `strips`, of each edge strip after them, the opening share of the blend, and
+// the draw scale (the evaluation's multiplier in known drawn endings, / 16).
 template <class R, int Step = 2>
 void position_features(const Position<R>& p, const search::EvalWeights& fixed, float* hand,
                        std::uint32_t* patterns, float& opening_share, float& scale,
