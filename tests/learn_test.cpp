@@ -235,7 +235,7 @@ TEST_CASE("edge strips: the layout by hand, partners, mirror, files", "[learn]")
     STATIC_REQUIRE(S10::kIndices == 19683);  // 3^9
     // Strip 0 is files a-c over ranks 1-6, strip 1 files h-j (f-h on 8x8) over the same ranks,
     // strips 2 and 3 files a-c and h-j over the six ranks from the other side: on 10x10 strip 0
-    // holds a1 c1 b2 a3 c3 b4 a5 c5 b6 and strip 3 h6 j6 i7 h8 j8 i9 h10 j10 (and i5).
+    // holds a1 c1 b2 a3 c3 b4 a5 c5 b6 and strip 3 (turned) i5 h6 j6 i7 h8 j8 i9 h10 j10.
     const auto holds = [](auto mask, auto geometry, int f, int r) {
         using G = decltype(geometry);
         return (mask & G::mask_of_square(G::square_of_coord(f, r))) != 0;
