@@ -200,19 +200,19 @@ int run(const cli::Args& args) {
         const auto p0 = learn::hand_params(*iw);
         std::copy(p0.begin(), p0.end(), params.begin());
         if (fs.patterns) {
-            const auto set = [&](std::uint32_t c, int ph, int v) {
-                params[std::size_t(learn::kHandParams) + c * 2 + std::size_t(ph)] = v;
+            // The canonical weights of a layout whose parameters start `base` after the terms.
+            const auto set_from = [&](std::size_t base) {
+                return [&params, base](std::uint32_t c, int ph, int v) {
+                    params[std::size_t(learn::kHandParams) + base + c * 2 + std::size_t(ph)] = v;
+                };
             };
             if (step == 2)
-                learn::canonical_weights<G, 2>(iw->patterns, set);
+                learn::canonical_weights<G, 2>(iw->patterns, set_from(0));
             else
-                learn::canonical_weights<G, 1>(iw->patterns, set);
+                learn::canonical_weights<G, 1>(iw->patterns, set_from(0));
             if (iw->strips)
-                learn::canonical_region_weights<Strips>(iw->strip_patterns, [&](std::uint32_t c,
-                                                                                int ph, int v) {
-                    params[std::size_t(learn::kHandParams) + window_params + c * 2 +
-                           std::size_t(ph)] = v;
-                });
+                learn::canonical_region_weights<Strips>(iw->strip_patterns,
+                                                        set_from(window_params));
             fs.l2_centre = params;
             if (strips && !iw->strips) fs.l2_end = std::size_t(learn::kHandParams) + window_params;
         }

@@ -55,6 +55,7 @@ struct LearnedWeights {
 
 inline constexpr int kPatternSquares = 8;
 inline constexpr int kPatternIndices = 6561;  // 3^8
+inline constexpr int kStrips = 4;  // edge strips on any board (StripShape)
 inline constexpr int kStripSquares = 9;
 inline constexpr int kStripIndices = 19683;   // 3^9
 
@@ -81,7 +82,7 @@ struct WindowShape {
 template <int N>
 struct StripShape {
     static constexpr int kSquares = kStripSquares;
-    static constexpr int kCount = 4;
+    static constexpr int kCount = kStrips;
     static constexpr bool covers(int s, int f, int r) {
         const bool left = s == 0 || s == 2, low = s < 2;
         return (left ? f < 3 : f >= N - 3) && (low ? r < 6 : r >= N - 6);
@@ -258,16 +259,8 @@ public:
           sole_ending_(w.sole_king_ending),
           step_(pattern_step<G>(w.windows)),
           strips_(w.strips != 0) {
-        if (step_) {
-            patterns_.resize(std::size_t(w.windows) * kPatternIndices);
-            for (std::size_t i = 0; i < patterns_.size(); ++i)
-                patterns_[i] = {w.patterns[2 * i], w.patterns[2 * i + 1]};
-        }
-        if (strips_) {
-            strip_patterns_.resize(std::size_t(w.strips) * kStripIndices);
-            for (std::size_t i = 0; i < strip_patterns_.size(); ++i)
-                strip_patterns_[i] = {w.strip_patterns[2 * i], w.strip_patterns[2 * i + 1]};
-        }
+        if (step_) patterns_ = pairs(w.patterns);
+        if (strips_) strip_patterns_ = pairs(w.strip_patterns);
     }
 
     Score evaluate(const Position<R>& p) const override {
@@ -314,6 +307,12 @@ private:
     struct Sum {
         int opening = 0, ending = 0;
     };
+    // A file's table ([region][index][opening, ending]) as pairs.
+    static std::vector<Pair> pairs(const std::vector<std::int16_t>& table) {
+        std::vector<Pair> out(table.size() / 2);
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = {table[2 * i], table[2 * i + 1]};
+        return out;
+    }
     template <class L>
     static Sum pattern_sum(const std::vector<Pair>& table, B wm, B bm) {
         Sum s;

@@ -101,7 +101,7 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     if (version >= 3) {
         w.strips = int(r.get<std::uint32_t>("strip count"));
         const auto strip_indices = r.get<std::uint32_t>("strip index count");
-        if (w.strips > 4 || (w.strips && strip_indices != kStripIndices))
+        if (w.strips > kStrips || (w.strips && strip_indices != kStripIndices))
             throw std::runtime_error(
                 fmt::format("{}: {} strips of {} indices, expected strips of {}", source, w.strips,
                             strip_indices, kStripIndices));
