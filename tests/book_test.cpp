@@ -147,6 +147,12 @@ TEST_CASE("book files and journals", "[book]") {
         std::fclose(out);
         CHECK_THROWS_AS(read_book(path), std::runtime_error);
     }
+    // A book of no positions reads back as none (an empty vector's null data() was handed to
+    // memcpy: UBSan reported it for `book info`, `book probe` and the Hub's `book` parameter).
+    write_book(path, {"russian", "nodes=1"}, {});
+    const BookFile empty = read_book(path);
+    CHECK(empty.records.empty());
+    CHECK(empty.bytes == 128 + 24);
     std::filesystem::remove(path);
 
     std::vector<Record> back;

@@ -468,6 +468,58 @@ TEST_CASE("egtb: a file of blocks larger than the cache's frames is refused", "[
                       Catch::Contains("blocks of 131072 positions"));
 }
 
+TEST_CASE("egtb: a header whose numbers do not fit its slice is refused before they are used",
+          "[egtb]") {
+    // Every checksum right (write_table makes them), numbers the slice cannot have. King against
+    // king on 8x8: 32 * 31 = 992 positions. `egtb info` decoded the example position's index as
+    // it stood: an index past the slice read outside the index's tables (ASan: stack overflow).
+    TempDir dir("header");
+    build<Russian>(dir.str(), 2, 2);
+    const Material m{0, 1, 0, 1};
+    const std::string path = dir.str() + "/" + table_file_name("russian", m);
+    std::vector<std::uint8_t> codes;
+    TableHeader good;
+    {
+        const TableFile f(path, "russian");
+        codes = f.read_all();
+        good = f.header();
+    }
+    REQUIRE(good.positions == 992);
+    REQUIRE(good.distances);
+    REQUIRE(good.longest_win >= 0);
+    CHECK_NOTHROW(check_header<Russian>(path, good, m));
+    const auto refused = [&](TableHeader h, const std::string& why) {
+        write_table(path, h, codes, 1);
+        const TableFile f(path, "");  // its checksums pass
+        CHECK_THROWS_WITH(check_header<Russian>(path, f.header(), m), why);
+    };
+    TableHeader h = good;
+    h.longest_example = 992;
+    refused(h, path + ": inconsistent header (example position 992 of 992)");
+    h = good;
+    h.wins += 1;
+    refused(h, path + ": inconsistent header (wins, draws and losses do not add up to the "
+                      "positions)");
+    h = good;
+    h.material = Material{0, 2, 0, 1};
+    refused(h, path + ": holds slice 0201, not what its name says");
+    // A material that does not fit the board (29 white men: they may stand on 28 squares of 8x8)
+    // is refused by the index, with its reason.
+    TableHeader big = good;
+    big.material = Material{29, 0, 0, 1};
+    CHECK_THROWS_WITH(check_header<Russian>(path, big, big.material),
+                      Catch::StartsWith(path + ": inconsistent header (slice ") &&
+                          Catch::Contains("does not fit the board"));
+    // The verifier uses the same check, and names the file.
+    h = good;
+    h.longest_example = 5000;
+    write_table(path, h, codes, 1);
+    std::string failure;
+    verify_tables<Russian>(dir.str(), {m}, false, 1, std::uint64_t(1) << 28,
+                           [&](const Material&, const VerifyReport& r) { failure = r.failure; });
+    CHECK(failure == path + ": inconsistent header (example position 5000 of 992)");
+}
+
 TEST_CASE("egtb: a damaged file stops the engine and the solver from using the tables",
           "[egtb]") {
     TempDir dir("engine");

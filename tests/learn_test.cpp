@@ -353,6 +353,21 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     five[208] = 5;  // the strip count (checked before the checksum)
     expect(five, "t: 5 strips of 0 indices, expected strips of 19683");
     expect(bytes + "x", "t: 1 bytes after the checksum");
+    // A weight of the hand-made or king terms beyond a hundred men: the sums of the evaluation
+    // could overflow (a man's weight of 2^31 - 1 times 12 men did, under UBSan). Counted from 0 in
+    // the file's order: the man is weight 0, the last king term weight 42 (40 hand-made weights
+    // with the tempo, then 3 king terms).
+    auto heavy = w;
+    heavy.hand.man = 10001;
+    expect(search::weights_bytes(heavy),
+           "t: weight 0 of the hand-made and king terms is 10001, beyond +-10000 (a hundred men)");
+    heavy = w;
+    heavy.sole_king_ending = -10001;
+    expect(search::weights_bytes(heavy),
+           "t: weight 42 of the hand-made and king terms is -10001, beyond +-10000 (a hundred "
+           "men)");
+    heavy.sole_king_ending = -10000;  // the bound itself is a weight
+    CHECK(search::parse_weights(search::weights_bytes(heavy), "t").sole_king_ending == -10000);
     // Another variant's weights are refused by the check every loader makes.
     CHECK_THROWS_WITH(search::check_weights<International>(back, "f"),
                       "f: weights for russian, not international");
@@ -367,6 +382,26 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     CHECK_THROWS_WITH(search::weights_for("/tmp", "russian"),
                       "cannot read weights file '/tmp': Is a directory");
     CHECK(search::weights_for("hand", "russian") == nullptr);
+}
+
+TEST_CASE("weights at their extremes: the evaluation stays a static score", "[learn]") {
+    // Every pattern entry at the largest 16-bit weight: 16 windows and 4 strips of 32767 each
+    // would sum to 655,340 hundredths of a man, a score above every proven win (31000 - plies):
+    // the search took it for a win. The evaluation is held within kMaxStatic (a hundred men),
+    // from White's side, then the tempo of the side to move is added.
+    auto w = with_random_patterns<International>(5, true);
+    for (auto& v : w.patterns) v = 32767;
+    for (auto& v : w.strip_patterns) v = 32767;
+    const search::LearnedEvaluator<International> high(w);
+    auto start = Position<International>::start();
+    CHECK(high.evaluate(start) == search::kMaxStatic + w.tempo);
+    start.side = Color::kBlack;
+    CHECK(high.evaluate(start) == -search::kMaxStatic + w.tempo);
+    for (auto& v : w.patterns) v = -32768;
+    for (auto& v : w.strip_patterns) v = -32768;
+    const search::LearnedEvaluator<International> low(w);
+    CHECK(low.evaluate(start) == search::kMaxStatic + w.tempo);  // Black to move: -(-10000)
+    CHECK(!search::is_decisive(low.evaluate(start)));
 }
 
 TEST_CASE("data files: blocks, resume after a torn block, and no end block no file", "[learn]") {
@@ -416,6 +451,19 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
     CHECK_THROWS_WITH(learn::DataWriter(path, other, existing),
                       Catch::Contains("was begun with other settings"));
     std::filesystem::remove(path + ".part");
+    // A block of a game without a quiet position (no records): read as nothing, the empty
+    // vector's null data() never handed to memcpy (UBSan reported it).
+    {
+        learn::DataWriter w(path, h, existing);
+        w.append(1, {});
+        w.append(1, {sample(1, 9)});
+        w.finish();
+    }
+    const auto e = learn::read_data(path);
+    CHECK(e.games == 2);
+    REQUIRE(e.samples.size() == 1);
+    CHECK(e.samples[0].white == 9);
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("selfplay games: quiet positions, one result per game, the same game every time",

@@ -117,6 +117,12 @@ expect_error strips-hand 2 "--strips needs --model patterns" -- \
 "$dambit" search --variant russian --depth 6 --eval "$dir/w1.dbw" | grep -q '^bestmove ' && ok || bad "search --eval FILE"
 "$dambit" bench --variant russian --depth 5 --eval "$dir/w1.dbw" | grep -q '^nodes ' && ok || bad "bench --eval FILE"
 expect_error eval-missing 2 "cannot read weights file '$dir/none.dbw'" -- search --eval "$dir/none.dbw" --depth 2
+# A name with a newline in it (a file's bytes can put one in a message too, as a weights
+# file's variant name did): the message is still one line, the newline shown as '?'.
+expect_error eval-newline 2 "cannot read weights file '$dir/no\?ne.dbw'" -- \
+  search --eval "$dir/no"$'\n'"ne.dbw" --depth 2
+expect_error egtb-dir-newline 2 "no table directory 'eg\?tb' for --dir" -- \
+  egtb probe --fen 'W:WK1:BK32' --dir eg$'\n'tb
 cp "$dir/w1.dbw" "$dir/damaged.dbw"
 printf '\x55' | dd of="$dir/damaged.dbw" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect_error eval-damaged 2 "checksum mismatch" -- search --eval "$dir/damaged.dbw" --depth 2

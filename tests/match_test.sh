@@ -146,6 +146,13 @@ check2 openings-file "line 1 \(x\): .*z9" --openings-file "$tmp/bad.txt"
 run nostart --b "hub:$tmp/does-not-exist" --movetime 10
 if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err"; then ok; else
   bad nostart "status $status: $(cat "$tmp/nostart.err")"; fi
+# An engine that talks without end but never says 'wait': the 10 s of the handshake are one
+# deadline, not 10 s after each line (with `yes` the match waited for ever).
+start=$SECONDS
+run chatter --b "hub:yes" --depth 1 --openings 1
+if [ "$status" -eq 1 ] && grep -q "no 'wait' within 10000 ms of 'hub'" "$tmp/chatter.err" &&
+   [ $((SECONDS - start)) -lt 60 ]; then ok; else
+  bad chatter "status $status after $((SECONDS - start)) s: $(head -c 300 "$tmp/chatter.err")"; fi
 
 echo "match: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

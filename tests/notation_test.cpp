@@ -228,6 +228,12 @@ TEST_CASE("FEN errors name the offending token", "[notation][fen]") {
         check_fen_error<Russian>("W:W21,,22:B1", {"empty square", "'21,,22'"});
         check_fen_error<Russian>("W:W21:B1:Hx", {"move counter", "'Hx'"});
         check_fen_error<Russian>("[FEN W:W21:B1]", {"FEN tag"});
+        // A side to move and nothing else is no position (it read as an empty board); the empty
+        // board is W:W:B, and one list alone still reads (W:W28:B and W:W28 alike).
+        check_fen_error<Russian>("W", {"no piece list", "'W'"});
+        check_fen_error<International>("B:H3", {"no piece list", "'B:H3'"});
+        CHECK(parse_fen<Russian>("W:W:B").occupied() == 0);
+        CHECK(parse_fen<Russian>("W:W28").pieces[0] == parse_fen<Russian>("W:W28:B").pieces[0]);
     }
     SECTION("a colour's list given twice") {
         check_fen_error<Russian>("W:W21:B1:W22", {"list for W", "twice"});

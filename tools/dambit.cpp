@@ -79,17 +79,19 @@ int run(int argc, char** argv) {
         try {
             return s.run(argc - 2, argv + 2);
         } catch (const dambit::cli::UsageError& e) {
-            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
+            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, dambit::printable(e.what()));
         } catch (const dambit::ParseError& e) {
             if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const std::exception& e) {
+            // Messages can quote a file's bytes (a header's variant name): one line always.
+            const std::string what = dambit::printable(e.what());
             if (quiet) {
                 write_to(stderr, "dambit {}: error on rank {} ({}): {}\n", s.name,
                          dambit::cluster::rank(),
-                         dambit::cluster::host(dambit::cluster::rank()), e.what());
-                dambit::cluster::report_failure(e.what());
+                         dambit::cluster::host(dambit::cluster::rank()), what);
+                dambit::cluster::report_failure(what);
             } else {
-                write_to(stderr, "dambit {}: error: {}\n", s.name, e.what());
+                write_to(stderr, "dambit {}: error: {}\n", s.name, what);
             }
             return 1;
         }

@@ -303,6 +303,24 @@ std::vector<fs::path> table_files(const std::string& dir) {
     return out;
 }
 
+// The header of a table file, checked against the file's name and the board of its variant
+// before any of its numbers is used (a TableError naming the file otherwise).
+egtb::TableHeader checked_header(const fs::path& path) {
+    const egtb::TableFile f(path.string(), "");
+    const egtb::TableHeader& h = f.header();
+    const auto variant = parse_variant(h.variant);
+    if (!variant)
+        throw egtb::TableError(path.string() + ": unknown variant " + printable(h.variant));
+    if (path.filename() != egtb::table_file_name(h.variant, h.material))
+        throw egtb::TableError(path.string() + ": holds slice " + h.material.code() + " of " +
+                               h.variant + ", not what its name says");
+    with_variant(*variant, [&]<class R>(std::type_identity<R>) {
+        egtb::check_header<R>(path.string(), h, h.material);
+        return 0;
+    });
+    return h;
+}
+
 int verify(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool full = args.has("full");
@@ -322,17 +340,11 @@ int verify(const cli::Args& args) {
     for (const auto& path : paths) {
         ++files;
         try {
-            const egtb::TableFile f(path.string(), "");
-            const auto& h = f.header();
-            if (!parse_variant(h.variant))
-                throw egtb::TableError(path.string() + ": unknown variant " + h.variant);
-            if (path.filename() != egtb::table_file_name(h.variant, h.material))
-                throw egtb::TableError(path.string() + ": holds slice " + h.material.code() +
-                                       " of " + h.variant + ", not what its name says");
+            const egtb::TableHeader h = checked_header(path);
             by_variant[h.variant].push_back(h.material);
         } catch (const egtb::TableError& e) {
             ++bad;
-            fmt::print("{}\n", e.what());
+            fmt::print("{}\n", printable(e.what()));
         }
     }
     for (const auto& [variant, slices] : by_variant) {
@@ -346,15 +358,16 @@ int verify(const cli::Args& args) {
                     checked += r.checked;
                     if (!r.failure.empty()) {
                         ++bad;
-                        fmt::print("{}\n", r.failure);
+                        fmt::print("{}\n", printable(r.failure));
                     } else if (!r.dependency_failure.empty()) {
                         // Its own checksums pass; the file it needs is reported on its own line.
                         ++underived;
                         fmt::print("{}: checksums ok, {} positions, values not re-derived: {}\n",
-                                   name, r.positions, r.dependency_failure);
+                                   name, r.positions, printable(r.dependency_failure));
                     } else if (r.errors) {
                         ++bad;
-                        fmt::print("{}: {} errors, first: {}\n", name, r.errors, r.first_error);
+                        fmt::print("{}: {} errors, first: {}\n", name, r.errors,
+                                   printable(r.first_error));
                     } else {
                         fmt::print("{}: ok, {} positions{}\n", name, r.positions,
                                    full ? fmt::format(", {} values re-derived", r.checked) : "");
@@ -376,8 +389,8 @@ int info(const cli::Args& args) {
     // Every header, by variant and material.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
     for (const auto& path : table_files(dir)) {
-        const egtb::TableFile f(path.string(), "");
-        headers[{f.header().variant, f.header().material}] = f.header();
+        const egtb::TableHeader h = checked_header(path);
+        headers[{h.variant, h.material}] = h;
     }
     if (!json)
         fmt::print("{:<14} {:<6} {:>14} {:>14} {:>14} {:>14} {:>8}  {:<40} {:>12} {:>8}\n",

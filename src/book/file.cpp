@@ -38,7 +38,8 @@ void append_records(std::string& out, const std::vector<Record>& records) {
 
 std::vector<Record> records_at(const char* p, std::size_t n) {
     std::vector<Record> out(n);
-    std::memcpy(static_cast<void*>(out.data()), p, n * sizeof(Record));
+    // An empty vector's data() may be null, which memcpy must not get.
+    if (n) std::memcpy(static_cast<void*>(out.data()), p, n * sizeof(Record));
     return out;
 }
 

@@ -185,6 +185,9 @@ Position<R> parse_fen(std::string_view text) {
             }
         }
     }
+    // "W" alone is no position: an empty board is written W:W:B.
+    if (!seen[0] && !seen[1])
+        throw ParseError("no piece list in FEN '" + std::string(s) + "' (want W:W...:B...)");
     return p;
 }
 

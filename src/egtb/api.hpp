@@ -114,6 +114,13 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
 template <class R>
 Position<R> slice_position(const Material& m, std::uint64_t i);
 
+// Checks what a table file's header says against the slice its name gives (`named`), before any
+// of its numbers is used: the material, the number of positions the index gives that material on
+// R's board, the counts of wins, draws and losses, the example position's index. A TableError
+// naming `path` otherwise (a damaged or hand-made header passes its checksum).
+template <class R>
+void check_header(const std::string& path, const TableHeader& h, const Material& named);
+
 #define DAMBIT_EGTB_TEMPLATES(R)                                                                  \
     DAMBIT_EXTERN template void build_tables<R>(const BuildOptions&,                              \
                                                 const std::function<void(const BuildProgress&)>&); \
@@ -125,7 +132,9 @@ Position<R> slice_position(const Material& m, std::uint64_t i);
     DAMBIT_EXTERN template void verify_tables<R>(                                                 \
         const std::string&, std::vector<Material>, bool, int, std::uint64_t,                      \
         const std::function<void(const Material&, const VerifyReport&)>&);                        \
-    DAMBIT_EXTERN template Position<R> slice_position<R>(const Material&, std::uint64_t);
+    DAMBIT_EXTERN template Position<R> slice_position<R>(const Material&, std::uint64_t);      \
+    DAMBIT_EXTERN template void check_header<R>(const std::string&, const TableHeader&,         \
+                                                const Material&);
 #ifndef DAMBIT_INSTANTIATE_EGTB
 DAMBIT_FOR_EACH_RULES(DAMBIT_EGTB_TEMPLATES)
 #endif

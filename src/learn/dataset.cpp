@@ -72,7 +72,9 @@ Scan scan_blocks(const std::string& bytes) {
         if (get<std::uint64_t>(p + size) != XXH64(p, size, 0)) break;
         const std::size_t old = s.samples.size();
         s.samples.resize(old + records);
-        std::memcpy(static_cast<void*>(s.samples.data() + old), p + 16, records * sizeof(Sample));
+        if (records)  // an empty vector's data() may be null, which memcpy must not get
+            std::memcpy(static_cast<void*>(s.samples.data() + old), p + 16,
+                        records * sizeof(Sample));
         s.games += games;
         at += size + 8;
         s.end = at;

@@ -65,17 +65,10 @@ public:
         send(pos);
         send(level_line(turn));
         send("go think");
-        const auto t0 = std::chrono::steady_clock::now();
+        const auto deadline = deadline_in(turn.wait_ms);
         std::string text;
         for (;;) {
-            int wait = -1;
-            if (turn.wait_ms > 0) {
-                const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::steady_clock::now() - t0)
-                                       .count();
-                wait = int(std::max<std::int64_t>(0, turn.wait_ms - spent));
-            }
-            const auto r = read(text, wait);
+            const auto r = read(text, turn.wait_ms > 0 ? ms_until(deadline) : -1);
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no answer within {} ms", turn.wait_ms));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended());
@@ -167,6 +160,17 @@ private:
         return v;
     }
 
+    static std::chrono::steady_clock::time_point deadline_in(std::int64_t ms) {
+        return std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    }
+    // Milliseconds left until `deadline`, at least 0 (a read that only polls).
+    static int ms_until(std::chrono::steady_clock::time_point deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        return int(std::clamp<std::int64_t>(left, 0, 1 << 30));
+    }
+
     void open() {
         try {
             process_ = std::make_unique<proc::ChildProcess>(command_, kMaxLine);
@@ -177,8 +181,11 @@ private:
         std::string text;
         std::vector<std::string> offered;  // the variant names the engine lists
         bool has_variant = false;
+        // One deadline for the whole answer: an engine that keeps talking without its 'wait'
+        // must not restart the clock with every line.
+        const auto handshake = deadline_in(kHubHandshakeMs);
         for (;;) {
-            const auto r = read(text, kHubHandshakeMs);
+            const auto r = read(text, ms_until(handshake));
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'wait' within {} ms of 'hub'", kHubHandshakeMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'wait'");
@@ -217,8 +224,9 @@ private:
             send(fmt::format("set-param name=variant value={}", chosen));
         }
         send("init");
+        const auto init = deadline_in(kHubInitMs);
         for (;;) {
-            const auto r = read(text, kHubInitMs);
+            const auto r = read(text, ms_until(init));
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'ready' within {} ms of 'init'", kHubInitMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'ready'");

@@ -35,7 +35,8 @@ public:
         out_ << s << '\n';
         out_.flush();
     }
-    void error(const std::string& message) { line("error message=" + quote(message)); }
+    // One line whatever the message holds (a file's header can put a newline in it).
+    void error(const std::string& message) { line("error message=" + quote(printable(message))); }
 
 private:
     std::mutex mutex_;

@@ -281,6 +281,9 @@ public:
             score += (e.opening * phase + e.ending * (kStartMen - phase)) / kStartMen;
         }
         if (p.kings || !p.occupied()) score = score * HandEvaluator<R>::draw_scale(p) / 16;
+        // Fitted weights stay far inside the bound; the clamp is for any file's (weights.cpp
+        // bounds each hand-made weight, so the sums above cannot overflow).
+        score = std::clamp(score, -kMaxStatic, kMaxStatic);
         return (p.side == Color::kWhite ? score : -score) + tempo_;
     }
 

@@ -21,6 +21,9 @@ inline constexpr Score kDraw = 0;
 // A win the endgame tables prove but whose distance they do not store (win/draw/loss tables):
 // above every static score, below every proven distance; kTableWin - ply prefers the nearer.
 inline constexpr Score kTableWin = 20000;
+// The bound of a static score: a hundred men. A weights file's evaluation is held within it, so
+// that no weights, however made, can pass for a proven result or overflow the table's 16 bits.
+inline constexpr Score kMaxStatic = 10000;
 
 constexpr Score win_in(int ply) {
     return kWin - ply;

@@ -75,6 +75,14 @@ void put(std::string& out, T v) {
     out.append(bytes, sizeof v);
 }
 
+// Refuses a hand-made or king weight (the `field`-th as the file stores them) beyond the bound.
+void check_weight(int value, int field, const std::string& source) {
+    if (value < -kMaxStatic || value > kMaxStatic)
+        throw std::runtime_error(fmt::format(
+            "{}: weight {} of the hand-made and king terms is {}, beyond +-{} (a hundred men)",
+            source, field, value, kMaxStatic));
+}
+
 }  // namespace
 
 LearnedWeights parse_weights(std::string_view bytes, const std::string& source) {
@@ -93,6 +101,11 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     for (int* f : fields) *f = r.get<std::int32_t>("hand-made weights");
     if (version >= 2)
         for (int* f : king_fields(w)) *f = r.get<std::int32_t>("king weights");
+    // Each term's weight within a hundred men (tempo included): then no sum of the evaluation
+    // can overflow, however many pieces a term counts.
+    int field = 0;
+    for (int* f : fields) check_weight(*f, field++, source);
+    for (int* f : king_fields(w)) check_weight(*f, field++, source);
     w.windows = int(r.get<std::uint32_t>("window count"));
     const auto indices = r.get<std::uint32_t>("index count");
     if (w.windows > 64 || (w.windows && indices != kPatternIndices))
