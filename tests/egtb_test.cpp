@@ -67,6 +67,23 @@ std::uint64_t formula(int size, const Material& m) {
     return n;
 }
 
+// The Russian tables of 2 pieces built in `dir`, and of them the king-against-king file: its path,
+// its values and its header, to be written again edited.
+struct KingFile {
+    std::string path;
+    std::vector<std::uint8_t> codes;
+    TableHeader header;
+};
+KingFile king_against_king(const TempDir& dir) {
+    build<Russian>(dir.str(), 2, 2);
+    KingFile k;
+    k.path = dir.str() + "/" + table_file_name("russian", Material{0, 1, 0, 1});
+    const TableFile f(k.path, "russian");
+    k.codes = f.read_all();
+    k.header = f.header();
+    return k;
+}
+
 template <class R>
 std::uint64_t placements(int pieces) {
     std::uint64_t n = 0;
@@ -447,20 +464,11 @@ TEST_CASE("egtb: a file of blocks larger than the cache's frames is refused", "[
     // keeps a block in a frame of 2^16 bytes, and copying a larger block into one would write past
     // it. Refused when opened, with the reason, by every reader of table files.
     TempDir dir("bigblocks");
-    build<Russian>(dir.str(), 2, 2);
-    const Material m{0, 1, 0, 1};
-    const std::string path = dir.str() + "/" + table_file_name("russian", m);
-    {
-        std::vector<std::uint8_t> codes;
-        TableHeader h;
-        {
-            const TableFile f(path, "russian");
-            codes = f.read_all();
-            h = f.header();
-        }
-        h.block_positions = std::uint32_t(1) << 17;
-        write_table(path, h, codes, 1);
-    }
+    const KingFile k = king_against_king(dir);
+    const std::string& path = k.path;
+    TableHeader h = k.header;
+    h.block_positions = std::uint32_t(1) << 17;
+    write_table(path, h, k.codes, 1);
     CHECK_THROWS_WITH(TableFile(path, "russian"),
                       path + ": blocks of 131072 positions (at most 65536)");
     Tables<Russian> tables(dir.str(), 16);
@@ -474,16 +482,11 @@ TEST_CASE("egtb: a header whose numbers do not fit its slice is refused before t
     // king on 8x8: 32 * 31 = 992 positions. `egtb info` decoded the example position's index as
     // it stood: an index past the slice read outside the index's tables (ASan: stack overflow).
     TempDir dir("header");
-    build<Russian>(dir.str(), 2, 2);
+    const KingFile k = king_against_king(dir);
+    const std::string& path = k.path;
+    const std::vector<std::uint8_t>& codes = k.codes;
+    const TableHeader good = k.header;
     const Material m{0, 1, 0, 1};
-    const std::string path = dir.str() + "/" + table_file_name("russian", m);
-    std::vector<std::uint8_t> codes;
-    TableHeader good;
-    {
-        const TableFile f(path, "russian");
-        codes = f.read_all();
-        good = f.header();
-    }
     REQUIRE(good.positions == 992);
     REQUIRE(good.distances);
     REQUIRE(good.longest_win >= 0);
