@@ -182,25 +182,4 @@ Position<R> slice_position(const Material& m, std::uint64_t i) {
     return SliceIndex<R>(m).position(i);
 }
 
-template <class R>
-void check_header(const std::string& path, const TableHeader& h, const Material& named) {
-    if (!(h.material == named))
-        throw TableError(path + ": holds slice " + h.material.code() + ", not what its name says");
-    const auto bad = [&](const std::string& what) {
-        throw TableError(path + ": inconsistent header (" + what + ")");
-    };
-    std::uint64_t size = 0;
-    try {
-        size = SliceIndex<R>(named).size();
-    } catch (const std::invalid_argument& e) {
-        bad(e.what());
-    }
-    if (h.positions != size)
-        bad(fmt::format("{} positions, the slice has {}", h.positions, size));
-    if (h.wins > size || h.draws > size - h.wins || h.losses != size - h.wins - h.draws)
-        bad("wins, draws and losses do not add up to the positions");
-    if (h.distances && h.longest_win >= 0 && h.longest_example >= size)
-        bad(fmt::format("example position {} of {}", h.longest_example, size));
-}
-
 }  // namespace dambit::egtb

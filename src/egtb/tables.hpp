@@ -26,6 +26,28 @@
 
 namespace dambit::egtb {
 
+// Declared, with what it checks, in egtb/api.hpp; the tables check every file they open with it.
+template <class R>
+void check_header(const std::string& path, const TableHeader& h, const Material& named) {
+    if (!(h.material == named))
+        throw TableError(path + ": holds slice " + h.material.code() + ", not what its name says");
+    const auto bad = [&](const std::string& what) {
+        throw TableError(path + ": inconsistent header (" + what + ")");
+    };
+    std::uint64_t size = 0;
+    try {
+        size = SliceIndex<R>(named).size();
+    } catch (const std::invalid_argument& e) {
+        bad(e.what());
+    }
+    if (h.positions != size)
+        bad(fmt::format("{} positions, the slice has {}", h.positions, size));
+    if (h.wins > size || h.draws > size - h.wins || h.losses != size - h.wins - h.draws)
+        bad("wins, draws and losses do not add up to the positions");
+    if (h.distances && h.longest_win >= 0 && h.longest_example >= size)
+        bad(fmt::format("example position {} of {}", h.longest_example, size));
+}
+
 template <class R>
 class Tables {
     using G = typename R::Geometry;
@@ -224,9 +246,7 @@ private:
                                    "): " + path + " is missing",
                                m);
         auto file = std::make_unique<TableFile>(path, std::string(R::kName));
-        if (!(file->header().material == m) ||
-            file->header().positions != SliceIndex<R>(m).size())
-            throw TableError(path + ": holds another slice than its name says");
+        check_header<R>(path, file->header(), m);
         // A large file is not read whole at every open (a set of 8-piece tables holds many GB):
         // its blocks are checked as they are read, each probe of a damaged one naming the file.
         if (file->header().file_bytes <= kWholeCheckBytes) file->check_blocks();
