@@ -371,6 +371,26 @@ TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {
     compare_with_solve<International>();
 }
 
+// By the rules (RULES.md: a side with no legal move loses), with no table needed: the side to
+// move with no piece has lost; the side to move against none wins with any move, the opponent
+// left to move with nothing. A lone king on square 5 (Russian b6 or International 5) has moves.
+TEST_CASE("egtb: a side with no piece is valued by the rules, without a table", "[egtb]") {
+    TempDir dir("no_piece");  // empty: no position here may need a file
+    const auto check = [&](auto variant) {
+        using R = decltype(variant);
+        Tables<R> tables(dir.str(), 1);
+        CHECK(tables.probe(parse_fen<R>("W:W:BK5")) == Value::loss(0));
+        CHECK(tables.probe(parse_fen<R>("B:W:BK5")) == Value::win(1));
+        CHECK(tables.probe(parse_fen<R>("W:W20,K10:B")) == Value::win(1));
+        const auto r = probe_with_moves<R>(dir.str(), 1, parse_fen<R>("B:W:BK5"));
+        CHECK(r.value == Value::win(1));
+        REQUIRE(!r.moves.empty());
+        for (const auto& m : r.moves) CHECK(m.value == Value::win(1));
+    };
+    check(Russian{});
+    check(International{});
+}
+
 TEST_CASE("egtb: a damaged file is reported with its name, never used", "[egtb]") {
     TempDir dir("damaged");
     build<Russian>(dir.str(), 2, 2);
