@@ -151,6 +151,8 @@ check egtb-damaged-probe 1 '^$' "russian-0201.egtb: block 0 checksum mismatch" -
 check egtb-damaged-verify 1 'russian-0201.egtb: block 0 checksum mismatch' '^$' -- egtb verify --dir "$eg/bad"
 truncate -s 100 "$eg/bad/russian-0102.egtb"
 check egtb-truncated 1 '^$' 'russian-0102.egtb: truncated' -- egtb probe --fen 'W:WK1:BK31,K32' --dir "$eg/bad"
+# info lists the slices of the good files and names each bad one on stderr (exit status 1).
+check egtb-info-bad 1 '^russian +0101 +1984 ' 'russian-0102.egtb: truncated' -- egtb info --dir "$eg/bad"
 "$dambit" egtb build --variant czech --pieces 2 --dir "$eg/cz" >/dev/null 2>&1
 cp "$eg/cz/czech-0110.egtb" "$eg/bad/russian-0110.egtb"
 check egtb-other-variant 1 '^$' 'russian-0110.egtb: a table of czech, not of russian' -- egtb probe --fen 'W:WK1:B28' --dir "$eg/bad"

@@ -387,10 +387,17 @@ int info(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool json = args.has("json");
     // Every header, by variant and material.
+    // A bad file is one line on stderr and exit status 1; the slices of the good ones are listed.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
+    int bad = 0;
     for (const auto& path : table_files(dir)) {
-        const egtb::TableHeader h = checked_header(path);
-        headers[{h.variant, h.material}] = h;
+        try {
+            const egtb::TableHeader h = checked_header(path);
+            headers[{h.variant, h.material}] = h;
+        } catch (const egtb::TableError& e) {
+            ++bad;
+            fmt::print(stderr, "dambit egtb info: {}\n", printable(e.what()));
+        }
     }
     if (!json)
         fmt::print("{:<14} {:<6} {:>14} {:>14} {:>14} {:>14} {:>8}  {:<40} {:>12} {:>8}\n",
@@ -449,7 +456,7 @@ int info(const cli::Args& args) {
                        bytes, double(positions) / double(std::max<std::uint64_t>(bytes, 1)));
         }
     }
-    return 0;
+    return bad ? 1 : 0;
 }
 
 }  // namespace egtb_cmd
