@@ -140,7 +140,7 @@ check egtb-no-pieces 2 '^$' 'missing --pieces' -- egtb build --variant russian
 check egtb-search 0 '^bestmove ' '^$' -- search --fen 'W:WKa1,Kc1:Bh8' --depth 4 --egtb "$eg/ru"
 check egtb-solve 0 '^win in [0-9]+ plies: ' '^$' -- solve --fen 'W:WKa1,Kc1:Bh8' --egtb "$eg/ru"
 check egtb-no-dir 2 '^$' "no table directory '/nonexistent'" -- search --depth 2 --egtb /nonexistent
-check egtb-match-settings 0 'A lmr=on,threat=on,staged=on,probcut=off,offer=off,lmrlog=on,rfp=on,partial=on,time=on,iir=on,ecache=on,egtb=on vs B lmr=off,threat=on,staged=on,probcut=off,offer=off,lmrlog=on,rfp=on,partial=on,time=on,iir=on,ecache=on,egtb=off' '^$' -- \
+check egtb-match-settings 0 'A lmr=on,threat=on,staged=on,probcut=off,offer=off,lmrlog=on,rfp=on,partial=on,time=on,iir=on,ecache=on,early=off,egtb=on vs B lmr=off,threat=on,staged=on,probcut=off,offer=off,lmrlog=on,rfp=on,partial=on,time=on,iir=on,ecache=on,early=off,egtb=off' '^$' -- \
   match --depth 1 --openings 1 --egtb "$eg/ru" --a egtb=on --b lmr=off,egtb=off
 check egtb-match-no-dir 2 '^$' "the setting 'egtb=on' goes with --egtb DIR" -- match --depth 1 --a egtb=on
 # Damaged files: a flipped byte, a truncated file, a file of another variant.

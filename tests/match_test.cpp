@@ -201,9 +201,9 @@ TEST_CASE("settings text", "[match]") {
     t = parse_tuning("", base);
     CHECK(t.late_move_reductions == base.late_move_reductions);
     // Every key is written, in the order lmr, threat, staged, probcut, offer, lmrlog, rfp,
-    // partial, time, iir, ecache; the International defaults are lmr on, threat off, staged on,
-    // probcut on, offer off, lmrlog on, rfp off, partial on, time on, iir off and ecache on
-    // (checked above and here).
+    // partial, time, iir, ecache, early; the International defaults are lmr on, threat off,
+    // staged on, probcut on, offer off, lmrlog on, rfp off, partial on, time on, iir off, ecache
+    // on and early on (checked above and here).
     CHECK(!base.no_reduce_offers);
     CHECK(base.log_reductions);
     CHECK(base.partial_iteration);
@@ -212,8 +212,11 @@ TEST_CASE("settings text", "[match]") {
     CHECK(Tuning::defaults_for<Russian>().table_move_reduction);
     CHECK(tuning_text(parse_tuning("threat=on,lmrlog=off,rfp=on", base)) ==
           "lmr=on,threat=on,staged=on,probcut=on,offer=off,lmrlog=off,rfp=on,partial=on,time=on,"
-          "iir=off,ecache=on");
+          "iir=off,ecache=on,early=on");
     CHECK(!parse_tuning("ecache=off", base).eval_cache);
+    CHECK(base.early_reductions);
+    CHECK(!Tuning::defaults_for<Russian>().early_reductions);
+    CHECK(!parse_tuning("early=off", base).early_reductions);
     CHECK(!parse_tuning("time=off", base).adaptive_time);
     CHECK(parse_tuning("iir=on", base).table_move_reduction);
     CHECK(!parse_tuning("rfp=off", base).static_pruning);

@@ -72,6 +72,7 @@ constexpr const char* kHelp =
     "                     settled the search is), iir (internal iterative\n"
     "                     reduction: a node without a table move one ply shallower),\n"
     "                     ecache (a cache of static scores: speed only, the same nodes),\n"
+    "                     early (non-PV nodes reduce late quiet moves from the second),\n"
     "                     values on/off, e.g. \"lmr=off,threat=on\"; unset keys keep the\n"
     "                     variant's defaults; eval=E, the evaluation (as --eval); and\n"
     "                     book=FILE, book-ply=N, book-margin=M, an opening book (as --book)\n"

@@ -353,8 +353,9 @@ std::vector<Opening<R>> opening_positions(int plies) {
 // before generation), probcut, offer (late quiet moves that offer a capture not reduced), lmrlog
 // (reductions growing with depth and move number), rfp (reverse futility pruning), partial (a cut
 // iteration's better move played), time (the time for a move under a clock follows the search)
-// iir (internal iterative reduction) and ecache (the evaluation cache). One table, so that the parser, its error message and
-// the text cannot disagree.
+// iir (internal iterative reduction), ecache (the evaluation cache) and early (late move
+// reductions at non-PV nodes from the second move). One table, so that the parser, its error
+// message and the text cannot disagree.
 struct TuningKey {
     const char* key;
     bool search::Tuning::*field;
@@ -365,7 +366,7 @@ inline constexpr TuningKey kTuningKeys[] = {
     {"offer", &search::Tuning::no_reduce_offers},    {"lmrlog", &search::Tuning::log_reductions},
     {"rfp", &search::Tuning::static_pruning},        {"partial", &search::Tuning::partial_iteration},
     {"time", &search::Tuning::adaptive_time}, {"iir", &search::Tuning::table_move_reduction},
-    {"ecache", &search::Tuning::eval_cache},
+    {"ecache", &search::Tuning::eval_cache}, {"early", &search::Tuning::early_reductions},
 };
 
 // Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.

@@ -749,7 +749,9 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
             s = -pvs(child, ply + 1, new_depth, -beta, -alpha, cdc, pv_node, ckey);
         } else {
             int r = 0;
-            if (s_.tuning.late_move_reductions && depth >= 3 && searched >= 3 && !m.is_capture() &&
+            // (Scan 3.1 starts two plies up, where the log reductions are capped at 0 anyway.)
+            if (s_.tuning.late_move_reductions && depth >= 3 &&
+                searched >= (s_.tuning.early_reductions && !pv_node ? 1 : 3) && !m.is_capture() &&
                 !m.promotes() && !(m == killers_[ply][0]) && !(m == killers_[ply][1]) &&
                 !(s_.tuning.no_reduce_offers && has_capture(child)))
                 r = s_.tuning.log_reductions
