@@ -373,7 +373,7 @@ TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {
 
 // By the rules (RULES.md: a side with no legal move loses), with no table needed: the side to
 // move with no piece has lost; the side to move against none wins with any move, the opponent
-// left to move with nothing. A lone king on square 5 (Russian b6 or International 5) has moves.
+// left to move with nothing. A lone king on square 5 (Russian a7, International 5) has moves.
 TEST_CASE("egtb: a side with no piece is valued by the rules, without a table", "[egtb]") {
     TempDir dir("no_piece");  // empty: no position here may need a file
     const auto check = [&](auto variant) {

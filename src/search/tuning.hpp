@@ -71,7 +71,7 @@ struct Tuning {
     // gained no more, 262,144 lost (docs/performance.md, "An evaluation cache").
     bool eval_cache = true;
     // Early late move reductions, as Scan 3.1 does them: a non-PV node reduces its late quiet
-    // moves from the second one searched (else from the fourth; PV nodes from the fourth).
+    // moves from the second one searched, not from the fourth (PV nodes still from the fourth).
     // International, self-play: +9.0 +- 10.0 Elo over 2000 games at 10 ms a move and +9.7 +- 13.7
     // over 1000 at 250,000 nodes, together +9.3 +- 8.1 over 3000, a third to half a ply deeper
     // (docs/performance.md, "Scan 3.1's early reductions").
