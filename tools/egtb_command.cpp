@@ -321,6 +321,20 @@ egtb::TableHeader checked_header(const fs::path& path) {
     return h;
 }
 
+// The checked header of each of `paths`; a file whose header fails goes to `on_bad` instead.
+template <class OnBad>
+std::vector<egtb::TableHeader> checked_headers(const std::vector<fs::path>& paths, OnBad on_bad) {
+    std::vector<egtb::TableHeader> out;
+    for (const auto& path : paths) {
+        try {
+            out.push_back(checked_header(path));
+        } catch (const egtb::TableError& e) {
+            on_bad(printable(e.what()));
+        }
+    }
+    return out;
+}
+
 int verify(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool full = args.has("full");
@@ -330,23 +344,19 @@ int verify(const cli::Args& args) {
         std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
                                    std::int64_t(1) << 30))
         << 20;
-    int bad = 0, files = 0, underived = 0;
+    int bad = 0, underived = 0;
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).
     std::map<std::string, std::vector<egtb::Material>> by_variant;
     const auto paths = table_files(dir);
     // Nothing verified is not a pass: a script checking a copied directory must see it.
     if (paths.empty()) throw std::runtime_error("no table files (*.egtb) in '" + dir + "'");
-    for (const auto& path : paths) {
-        ++files;
-        try {
-            const egtb::TableHeader h = checked_header(path);
-            by_variant[h.variant].push_back(h.material);
-        } catch (const egtb::TableError& e) {
-            ++bad;
-            fmt::print("{}\n", printable(e.what()));
-        }
-    }
+    const int files = int(paths.size());
+    for (const auto& h : checked_headers(paths, [&](const std::string& message) {
+             ++bad;
+             fmt::print("{}\n", message);
+         }))
+        by_variant[h.variant].push_back(h.material);
     for (const auto& [variant, slices] : by_variant) {
         with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
             egtb::verify_tables<R>(
@@ -386,19 +396,15 @@ int verify(const cli::Args& args) {
 int info(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool json = args.has("json");
-    // Every header, by variant and material.
-    // A bad file is one line on stderr and exit status 1; the slices of the good ones are listed.
+    // Every header, by variant and material. A bad file is one line on stderr and exit status 1;
+    // the slices of the good ones are listed.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
     int bad = 0;
-    for (const auto& path : table_files(dir)) {
-        try {
-            const egtb::TableHeader h = checked_header(path);
-            headers[{h.variant, h.material}] = h;
-        } catch (const egtb::TableError& e) {
-            ++bad;
-            fmt::print(stderr, "dambit egtb info: {}\n", printable(e.what()));
-        }
-    }
+    for (const auto& h : checked_headers(table_files(dir), [&](const std::string& message) {
+             ++bad;
+             fmt::print(stderr, "dambit egtb info: {}\n", message);
+         }))
+        headers[{h.variant, h.material}] = h;
     if (!json)
         fmt::print("{:<14} {:<6} {:>14} {:>14} {:>14} {:>14} {:>8}  {:<40} {:>12} {:>8}\n",
                    "variant", "slice", "positions", "wins", "draws", "losses", "longest",

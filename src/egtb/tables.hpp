@@ -68,11 +68,8 @@ public:
     // Throws MissingTable for a position whose slice has no table, TableError for a damaged file.
     Value probe(const Position<R>& p) {
         if (!p.us()) return Value::loss(0);  // the side to move has no piece left: it has lost
-        if (!p.them()) {  // the opponent has none: any move wins at once (no move at all loses)
-            MoveList<G> list;
-            generate<R>(p, list);
-            return list.empty() ? Value::loss(0) : Value::win(1);
-        }
+        // The opponent has none: any move wins at once (no move at all loses).
+        if (!p.them()) return has_move(p) ? Value::win(1) : Value::loss(0);
         const Position<R> w = p.side == Color::kWhite ? p : flip(p);
         Slot* exact = fast_[key(material_of(w))].load(std::memory_order_acquire);
         if (exact && exact->exact)  // every value true, capture positions' too
