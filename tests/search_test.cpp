@@ -777,12 +777,12 @@ TEST_CASE("the search keeps to its limits", "[search][limits]") {
 
 namespace {
 
-// The fewest nodes, over limits 16, 18, 20, ... (an eighth more each time) up to 4 million, at which
+// The fewest nodes, over limits 16, 20, 25, ... (a quarter more each time) up to 4 million, at which
 // a one-thread search by nodes (the same nodes every run) answers the tactic's key move; 0 if none.
 template <class R>
 std::uint64_t nodes_to_key(const Tactic& t, bool partial) {
     const auto p = parse_fen<R>(t.fen);
-    for (std::uint64_t n = 16; n <= 4'000'000; n += n / 8) {
+    for (std::uint64_t n = 16; n <= 4'000'000; n += n / 4) {
         Limits limits;
         limits.nodes = n;
         const auto r = search_with(p, &Tuning::partial_iteration, partial, limits, 1);
@@ -793,12 +793,13 @@ std::uint64_t nodes_to_key(const Tactic& t, bool partial) {
 
 // What searches by nodes stopped inside the iteration where the tactic's key move first becomes
 // the best move answer. A search by depth (one thread, 1 MB, partial_iteration on: by depth the
-// same as off) reports every iteration; D is the first iteration, after the first one, whose best
-// move is the key while the one before it was not, and the searches by nodes stop at 15 evenly
-// spaced points between the end of iteration D-1 and the end of D (a search by nodes visits the
-// same nodes as the search by depth until it stops). Returns false when the key never becomes the
-// best move after the first iteration. (31 points took twice the time, the longest of the fast
-// tests under the sanitizers, and found the same: the key only in the last eighth.)
+// same as off) reports its iterations up to D, the first whose best move is the key, and the
+// searches by nodes stop at points between the end of iteration D-1 and the end of D (a search by
+// nodes visits the same nodes as the search by depth until it stops): at 4, 8 and 12 sixteenths
+// of the way, and at every sixteenth after that, for the key's subtree is searched to the end late
+// in the iteration. Returns false when D is the first iteration (or no iteration up to 21 answers
+// the key). (15 evenly spaced points, and 31 before them, found the key only in the last eighth;
+// 15 made this the longest of the fast tests under the sanitizers.)
 struct StopsInside {
     int keys = 0;     // stops that answered the key
     int earlier = 0;  // stops that answered iteration D-1's move
@@ -809,9 +810,12 @@ bool stops_inside(const Tactic& t, bool partial, StopsInside& out) {
     using G = typename R::Geometry;
     const auto p = parse_fen<R>(t.fen);
     std::vector<std::pair<std::string, std::uint64_t>> iterations;  // best move, nodes at the end
+    std::atomic<bool> found{false};
     typename Engine<R>::Callbacks cb;
+    cb.stop_flag = &found;
     cb.iteration = [&](const Iteration<G>& it) {
         iterations.emplace_back(line_text<R>(p, {it.pv.front()}).front(), it.nodes);
+        if (iterations.back().first == t.key) found = true;
     };
     Limits by_depth;
     by_depth.depth = 21;
@@ -819,7 +823,7 @@ bool stops_inside(const Tactic& t, bool partial, StopsInside& out) {
     for (std::size_t d = 1; d < iterations.size(); ++d) {
         if (iterations[d].first != t.key || iterations[d - 1].first == t.key) continue;
         const std::uint64_t from = iterations[d - 1].second, to = iterations[d].second;
-        for (std::uint64_t k = 1; k < 16; ++k) {
+        for (const std::uint64_t k : {4, 8, 12, 13, 14, 15}) {
             Limits limits;
             limits.nodes = from + (to - from) * k / 16;
             const auto r = search_with(p, &Tuning::partial_iteration, partial, limits, 1);

@@ -104,10 +104,11 @@ int run(const cli::Args& args) {
     const auto tables = cli::tables_option(args);
     opt.tables_dir = tables.dir;
     opt.tables_cache_megabytes = tables.cache_megabytes;
-    search::Solver<R> solver(opt);
-
+    // The solver (its proof table, its tables) is made once the input is known to be good: a
+    // bad FEN or file line is an error before any work.
     if (const auto fen = args.get("fen")) {
         const Position<R> p = parse_fen<R>(*fen);
+        search::Solver<R> solver(opt);
         const auto proof = solver.solve(p);
         std::string text = outcome_text(proof);
         if (proof.outcome != search::Outcome::kUnknown && !proof.line.empty())
@@ -141,6 +142,7 @@ int run(const cli::Args& args) {
         }
     }
     if (in.bad()) throw std::runtime_error("cannot read '" + path + "'");
+    search::Solver<R> solver(opt);
     int solved = 0, wrong = 0, unsolved = 0;
     double total = 0;
     for (const auto& [fen, p, want] : problems) {

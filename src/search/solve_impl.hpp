@@ -15,6 +15,7 @@
 #include "egtb/tables.hpp"
 #include "search/draw.hpp"
 #include "search/solve.hpp"
+#include "search/tt.hpp"
 
 namespace dambit::search {
 
@@ -35,10 +36,13 @@ public:
     static_assert(sizeof(Entry) == 16);
 
     explicit ProofTable(std::size_t megabytes) { resize(megabytes); }
+    // On huge pages where the system offers them (allocate_table).
     void resize(std::size_t megabytes) {
         std::size_t n = 4;
         while ((n * 2) * sizeof(Entry) <= megabytes * (std::size_t(1) << 20)) n *= 2;
-        entries_ = std::make_unique<Entry[]>(n);
+        entries_.reset();
+        entries_.reset(static_cast<Entry*>(allocate_table(n * sizeof(Entry), alignof(Entry))));
+        std::uninitialized_fill_n(entries_.get(), n, Entry{});
         mask_ = n - 1;
     }
     void clear() { std::fill(entries_.get(), entries_.get() + mask_ + 1, Entry{}); }
@@ -68,7 +72,7 @@ public:
 
 private:
     static constexpr int kWays = 4;
-    std::unique_ptr<Entry[]> entries_;
+    std::unique_ptr<Entry[], FreeTable> entries_;
     std::size_t mask_ = 0;
 };
 

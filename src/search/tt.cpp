@@ -24,17 +24,21 @@ void TranspositionTable::resize(std::size_t megabytes) {
     // The bucket index is computed from 32 bits of the key: cap the count there.
     buckets_ = std::clamp<std::size_t>(bytes / sizeof(Bucket), 1, std::size_t(1) << 32);
     table_.reset();
+    table_.reset(static_cast<Bucket*>(allocate_table(buckets_ * sizeof(Bucket), alignof(Bucket))));
+    clear();
+}
+
+void* allocate_table(std::size_t bytes, std::size_t align) {
     // Huge pages are 2 MB on x86-64 Linux; smaller tables stay on ordinary pages.
     constexpr std::size_t kHugePage = std::size_t(2) << 20;
-    const std::size_t size = buckets_ * sizeof(Bucket);
-    const std::size_t align = size >= kHugePage ? kHugePage : alignof(Bucket);
-    void* memory = std::aligned_alloc(align, (size + align - 1) / align * align);
+    if (bytes >= kHugePage) align = kHugePage;
+    const std::size_t size = (bytes + align - 1) / align * align;
+    void* memory = std::aligned_alloc(align, size);
     if (!memory) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
     if (align == kHugePage) madvise(memory, size, MADV_HUGEPAGE);
 #endif
-    table_.reset(static_cast<Bucket*>(memory));
-    clear();
+    return memory;
 }
 
 void TranspositionTable::clear() {
