@@ -820,6 +820,8 @@ bool stops_inside(const Tactic& t, bool partial, StopsInside& out) {
     Limits by_depth;
     by_depth.depth = 21;
     search_with(p, &Tuning::partial_iteration, true, by_depth, 1, cb);
+    // Not only the last report: the search stopped inside the iteration after D may report that
+    // unfinished one too (partial_iteration), answering the key again.
     for (std::size_t d = 1; d < iterations.size(); ++d) {
         if (iterations[d].first != t.key || iterations[d - 1].first == t.key) continue;
         const std::uint64_t from = iterations[d - 1].second, to = iterations[d].second;
