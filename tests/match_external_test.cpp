@@ -129,6 +129,38 @@ TEST_CASE("clocks: a side over its time loses on time", "[match]") {
     CHECK(g.reason == "no answer within 15 ms");
 }
 
+TEST_CASE("each move played is timed; an illegal answer is not a move played", "[match]") {
+    // White answers at once, Black after 100 ms; the game is cut at 4 plies. Then, in a second
+    // game, Black's third answer is illegal: a forfeit whose answer is not a move played.
+    const auto start = Position<Russian>::start();
+    auto first_move = [](const Position<Russian>& p) {
+        FixedList<PathMove<Russian::Geometry>, kMaxMoves> list;
+        generate_paths<Russian>(p, list);
+        return list[0].move;
+    };
+    auto quick = [&](const Position<Russian>& p, const std::vector<Position<Russian>>&,
+                     const Turn<Russian>&) { return first_move(p); };
+    int answers = 0;
+    auto slow = [&](const Position<Russian>& p, const std::vector<Position<Russian>>&,
+                    const Turn<Russian>&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (++answers == 3) return Move<Russian::Geometry>{};  // not a legal move
+        return first_move(p);
+    };
+    auto g = play_timed_game<Russian>(start, quick, slow, GameRules{4, {}});
+    CHECK(g.ending == Ending::kMaxPlies);
+    REQUIRE(g.move_ms.size() == 4);
+    CHECK(g.move_ms[1] >= 100);  // Black's moves: the plies 1 and 3 from a White start
+    CHECK(g.move_ms[3] >= 100);
+    CHECK(g.move_ms[0] < 100);
+    CHECK(g.move_ms[2] < 100);
+    answers = 0;
+    g = play_timed_game<Russian>(start, quick, slow, GameRules{200, {}});
+    CHECK(g.ending == Ending::kForfeit);
+    CHECK(g.plies() == 5);  // White's third move, then Black's illegal answer
+    CHECK(g.move_ms.size() == 5);
+}
+
 TEST_CASE("SPRT: the log-likelihood ratio of a hand-worked example", "[match]") {
     // 6 wins, 2 draws, 2 losses: N = 10, points X = 6 + 1 = 7, mean m = 0.7,
     //   var = (6 (0.3)^2 + 2 (0.2)^2 + 2 (0.7)^2) / 10 = (0.54 + 0.08 + 0.98) / 10 = 0.16.

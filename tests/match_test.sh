@@ -45,6 +45,18 @@ if [ "$status" -eq 0 ] && grep -Eq '^games 2, A wins [0-9]+, draws [0-9]+, B win
    grep -q "vs B hub:'$dambit' hub (dambit 0.9)" "$tmp/hub.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/hub.out" &&
    [ "$(grep -c '^\[Event ' "$tmp/hub.pdn")" -eq 2 ]; then ok; else bad hub-dambit "$(cat "$tmp/hub.out" "$tmp/hub.err")"; fi
 
+# Each side's line ends with the wall time of its moves as the harness timed them: the mean and
+# the longest, which no answer can exceed without a forfeit (the move time 20 ms and the grace
+# of 1000 ms), and the mean at most the longest.
+times_ok=1
+for side in A B; do
+  t=$(grep "^$side: [0-9]* moves, " "$tmp/hub.out" | sed -En 's/.*, ([0-9.]+) ms\/move, longest ([0-9]+) ms$/\1 \2/p')
+  # shellcheck disable=SC2086
+  set -- $t
+  if [ $# -ne 2 ] || ! awk -v m="$1" -v l="$2" 'BEGIN { exit !(m <= l && l <= 1020) }'; then times_ok=0; fi
+done
+if [ "$times_ok" -eq 1 ]; then ok; else bad hub-move-times "$(cat "$tmp/hub.out")"; fi
+
 # The fake engines: every game of theirs is forfeited, with the reason in the output and in the
 # PDN, and the match plays both pairs to the end. In each pair B is Black in game 1 (its first
 # move comes after A's) and White in game 2.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -336,6 +337,22 @@ struct Slot {
     std::unique_ptr<play::Contestant<R>> ca, cb;
 };
 
+// The wall time one side took over its moves, as the harness timed them (the request to the
+// answer, whichever program answered): ", 98.4 ms/move, longest 131 ms" on its summary line.
+struct MoveTimes {
+    std::int64_t total_ms = 0, longest_ms = 0;
+    std::int64_t moves = 0;
+    void add(std::int64_t ms) {
+        total_ms += ms;
+        longest_ms = std::max(longest_ms, ms);
+        ++moves;
+    }
+    std::string text() const {
+        return fmt::format("{:.1f} ms/move, longest {} ms", double(total_ms) / double(moves),
+                           longest_ms);
+    }
+};
+
 // A game that one side won.
 template <class R>
 struct Decisive {
@@ -561,6 +578,8 @@ int run(const cli::Args& args) {
     std::optional<play::SprtDecision> decided;
     double llr = 0;
     std::vector<Decisive<R>> analysed;  // the games a side won, for --analyse-losses
+    // The wall time each side took to answer, summed over its moves, and its longest answer.
+    std::array<MoveTimes, 2> times{};  // A, B
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
         Pair pair;
@@ -586,6 +605,11 @@ int run(const cli::Args& args) {
                 ++draws;
             if (pa != 0.5 && analyse) analysed.push_back({i, g, game});
             if (game.ending == play::Ending::kForfeit) ++(pa == 0 ? forfeits_a : forfeits_b);
+            Color mover = game.opening.side;
+            for (const std::int64_t ms : game.move_ms) {
+                times[mover == colour_a ? 0 : 1].add(ms);
+                mover = ~mover;
+            }
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
                                 game.result_text(), game.ending_text(), game.plies());
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
@@ -648,6 +672,8 @@ int run(const cli::Args& args) {
                 if (!one.empty()) spent += spent.empty() ? one : "; " + one;
             }
         }
+        const MoveTimes& t = times[a_side ? 0 : 1];
+        if (!spent.empty() && t.moves > 0) spent += ", " + t.text();
         if (!spent.empty()) fmt::print("{}: {}\n", letter, spent);
     }
     if (forfeits_a + forfeits_b > 0 || !engine_a || !engine_b)

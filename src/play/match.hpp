@@ -60,6 +60,10 @@ struct Game {
     Position<R> opening;
     std::vector<Move<G>> moves;           // played from the opening
     std::vector<std::string> move_texts;  // the same moves in long notation
+    // The wall time of each move from the request to the answer, in ms, one per move played
+    // (play_timed_game's games; empty where the moves were not timed, as in the DXP follower's
+    // own games).
+    std::vector<std::int64_t> move_ms;
     Ending ending = Ending::kMaxPlies;
     std::optional<Color> winner;  // empty for a draw
     std::string reason;           // kForfeit: why the loser forfeited, one line
@@ -251,6 +255,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
                                 square_name<R>(m.to)));
             break;
         }
+        game.move_ms.push_back(elapsed);
         g.play(*found);
     }
     return game;
