@@ -19,6 +19,7 @@
 #include "cli.hpp"
 #include "cluster/cluster.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "core/notation.hpp"
 #include "egtb/api.hpp"
 #include "egtb/file.hpp"
@@ -192,6 +193,9 @@ int build(const cli::Args& args) {
         }
         return 0;
     }
+    // One build at a time in a directory (the ranks of a cluster build are one build: rank 0
+    // holds the lock for them all).
+    const file_io::ExclusiveLock lock(o.dir);
     if (cluster::distributed()) return schedule_build(v, o);
     const bool terminal = isatty(2);
     auto last = std::chrono::steady_clock::now();

@@ -78,7 +78,9 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
     const std::string head = header_bytes(header);
     records.clear();
     std::error_code ec;
-    if (std::filesystem::exists(part_, ec)) {
+    // Locked before it is read: the file (created empty if missing) is this run's alone.
+    lock_ = std::make_unique<file_io::ExclusiveLock>(part_);
+    if (std::filesystem::file_size(part_, ec) > 0 && !ec) {
         const std::string bytes = file_io::read_all(part_);
         const BookHeader old = parse_header(bytes, part_);
         if (bytes.compare(0, kHeaderBytes, head) != 0)

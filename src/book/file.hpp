@@ -12,8 +12,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace dambit::file_io {
+class ExclusiveLock;
+}  // namespace dambit::file_io
 
 namespace dambit::book {
 
@@ -68,7 +73,8 @@ class Journal {
 public:
     // Opens PATH.part: a new one, or an existing one with the same header, whose valid blocks are
     // read into `records` in order (a torn block at its end is cut off). Throws
-    // std::runtime_error (one line) when it was begun with another header.
+    // std::runtime_error (one line) when it was begun with another header, or when another run
+    // is writing it (it is locked while this journal lives).
     Journal(const std::string& path, const BookHeader& header, std::vector<Record>& records);
     ~Journal();
     Journal(const Journal&) = delete;
@@ -83,6 +89,7 @@ public:
 
 private:
     std::string part_;
+    std::unique_ptr<file_io::ExclusiveLock> lock_;
     std::FILE* f_ = nullptr;
     bool resumed_ = false;
     std::chrono::steady_clock::time_point synced_{};  // the last sync to disk

@@ -4,6 +4,8 @@
 // pictures).
 #pragma once
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,5 +179,41 @@ inline std::string check_replaceable(const std::string& link) {
     std::remove(tmp.c_str());
     return path;
 }
+
+// An advisory lock (flock) held by a long job on what it writes: a journal FILE.part that it
+// appends to (created empty if missing), or the directory of its files. A second run given the
+// same output would otherwise resume the journal under the first, both appending to it, or both
+// write the same files: it fails instead, at once, with std::runtime_error("'PATH' is being
+// written by another run; ..."). The lock goes with the object (and with the process, however it
+// ends).
+class ExclusiveLock {
+public:
+    explicit ExclusiveLock(const std::string& path) {
+        std::error_code ec;
+        const bool dir = std::filesystem::is_directory(path, ec);
+        fd_ = dir ? ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                  : ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0)
+            throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            ::close(fd_);
+            fd_ = -1;
+            // A file system without locks (some network ones) runs the job unguarded.
+            if (error != EWOULDBLOCK) return;
+            throw std::runtime_error("'" + path +
+                                     "' is being written by another run; wait for it to end or "
+                                     "stop it, then run this again to go on");
+        }
+    }
+    ~ExclusiveLock() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    ExclusiveLock(const ExclusiveLock&) = delete;
+    ExclusiveLock& operator=(const ExclusiveLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
 
 }  // namespace dambit::file_io

@@ -95,7 +95,9 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
     const std::string part = path + ".part";
     const std::string head = header_bytes(header);
     existing.clear();
-    if (std::filesystem::exists(part, ec)) {
+    // Locked before it is read: the file (created empty if missing) is this run's alone.
+    lock_ = std::make_unique<file_io::ExclusiveLock>(part);
+    if (std::filesystem::file_size(part, ec) > 0 && !ec) {
         const std::string bytes = read_all(part);
         const DataHeader old = parse_header(bytes, part);
         if (bytes.compare(0, kHeaderBytes, head) != 0)

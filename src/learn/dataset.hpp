@@ -12,8 +12,13 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace dambit::file_io {
+class ExclusiveLock;
+}  // namespace dambit::file_io
 
 namespace dambit::learn {
 
@@ -41,7 +46,8 @@ public:
     // Opens FILE.part: a new one, or an existing one with the same header, whose valid blocks are
     // kept (a torn block at its end is cut off). `existing` receives the records kept, and
     // next_game() tells the first game still to play. Throws std::runtime_error (one line) when
-    // FILE exists complete, or FILE.part was made with other settings.
+    // FILE exists complete, FILE.part was made with other settings, or another run is writing
+    // FILE.part (it is locked while this writer lives).
     DataWriter(const std::string& path, const DataHeader& header, std::vector<Sample>& existing);
     ~DataWriter();
     DataWriter(const DataWriter&) = delete;
@@ -55,6 +61,7 @@ public:
 
 private:
     std::string path_;
+    std::unique_ptr<file_io::ExclusiveLock> lock_;  // on FILE.part
     std::FILE* f_ = nullptr;
     std::uint32_t next_game_ = 0;
     std::uint64_t records_ = 0;
