@@ -47,13 +47,8 @@ fi
 # A second run on the output a first run is writing: refused at once (the part file is locked),
 # and the first goes on; before the lock the second resumed the part file under the first and
 # both appended to it.
-busy=(selfplay --variant russian --nodes 300 --games 100000 --seed 11 --out "$dir/busy.dat")
-"$dambit" "${busy[@]}" > /dev/null 2>&1 &
-pid=$!
-for _ in $(seq 1500); do [ -s "$dir/busy.dat.part" ] && break; sleep 0.02; done
-expect_error busy 2 "'.*busy\.dat\.part' is being written by another run" -- "${busy[@]}"
-kill -0 $pid 2>/dev/null && ok || bad "the first run ended when the second was refused"
-kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+expect_busy busy "$dir/busy.dat.part" 2 -- \
+  selfplay --variant russian --nodes 300 --games 100000 --seed 11 --out "$dir/busy.dat"
 expect_error no-out 2 "needs --out" -- selfplay --games 3
 expect_error bad-random 2 "first bound is above" -- selfplay --out "$dir/r.dat" --random-plies 8-4
 expect_error games-and-positions 2 "not both" -- selfplay --out "$dir/r.dat" --games 3 --positions 9

@@ -18,6 +18,21 @@ expect_error() {
      [ "$(wc -l <<<"$err")" -eq 1 ]; then ok; else
     bad "$name: status $status, stdout '${out:0:200}', stderr '${err:0:300}'"; fi
 }
+# expect_busy NAME PART STATUS -- ARGS...: runs `dambit ARGS` in the background until its journal
+# PART holds bytes, then the same command again, which must be refused at once (status STATUS, one
+# line naming PART) while the first goes on (the journal is locked); then kills the first.
+expect_busy() {
+  local name=$1 part=$2 want=$3 pid
+  shift 4
+  "$dambit" "$@" > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 1500); do [ -s "$part" ] && break; sleep 0.02; done
+  expect_error "$name" "$want" "'.*${part##*/}' is being written by another run" -- "$@"
+  kill -0 $pid 2>/dev/null && ok || bad "$name: the first run ended when the second was refused"
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+}
+
 # kill_midway PART BYTES CMD...: runs CMD in the background and kills it with -9 once its file
 # PART holds more than BYTES bytes (or after 30 s), as an interruption in the middle of a long job.
 kill_midway() {
