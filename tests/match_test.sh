@@ -57,6 +57,19 @@ for side in A B; do
 done
 if [ "$times_ok" -eq 1 ]; then ok; else bad hub-move-times "$(cat "$tmp/hub.out")"; fi
 
+# A second match writing the PDN file a first match is writing: refused at once (FILE.tmp is
+# locked), and the first goes on with its file untouched (the output check used to empty it).
+"$dambit" match --nodes 20000 --openings 100 --opening-plies 4 --pgn "$tmp/busy.pdn" >/dev/null 2>&1 &
+first=$!
+for _ in $(seq 1500); do [ -s "$tmp/busy.pdn.tmp" ] && break; sleep 0.02; done
+size=$(stat -c %s "$tmp/busy.pdn.tmp")
+run busy --depth 2 --openings 1 --pgn "$tmp/busy.pdn"
+if [ "$status" -eq 2 ] && [ ! -s "$tmp/busy.out" ] &&
+   grep -q "^dambit match: --pgn: '.*busy.pdn.tmp' is being written by another run" "$tmp/busy.err" &&
+   kill -0 "$first" 2>/dev/null && [ "$(stat -c %s "$tmp/busy.pdn.tmp")" -ge "$size" ]; then ok; else
+  bad busy-pgn "status $status: $(cat "$tmp/busy.err")"; fi
+kill -9 "$first" 2>/dev/null; wait "$first" 2>/dev/null
+
 # The fake engines: every game of theirs is forfeited, with the reason in the output and in the
 # PDN, and the match plays both pairs to the end. In each pair B is Black in game 1 (its first
 # move comes after A's) and White in game 2.

@@ -151,6 +151,18 @@ then pass=$((pass + 1)); else echo "FAIL analyse-pdn-comments"; fail=$((fail + 1
 "$dambit" pdn analyse russian-game.pdn --game 2 --depth 2 --pdn "$work/g2.pdn" >/dev/null 2>&1
 if [ $? -eq 2 ] && [ ! -e "$work/g2.pdn" ] && [ ! -e "$work/g2.pdn.tmp" ]; then pass=$((pass + 1))
 else echo "FAIL analyse-tmp"; fail=$((fail + 1)); fi
+# OUT.tmp being written by another run (its lock held here by flock): refused at once with one
+# line, and OUT.tmp left as it was (the output check used to empty and remove it).
+printf 'partial' >"$work/held.pdn.tmp"
+flock "$work/held.pdn.tmp" sleep 30 &
+holder=$!
+for _ in $(seq 200); do flock -n "$work/held.pdn.tmp" true || break; sleep 0.05; done
+err=$("$dambit" pdn analyse russian-game.pdn --depth 2 --pdn "$work/held.pdn" 2>&1 >/dev/null)
+status=$?
+if [ "$status" -eq 2 ] && grep -q "^dambit pdn: --pdn: '.*held.pdn.tmp' is being written by another run" <<<"$err" &&
+   [ "$(wc -l <<<"$err")" -eq 1 ] && [ "$(cat "$work/held.pdn.tmp")" = partial ] && [ ! -e "$work/held.pdn" ]
+then pass=$((pass + 1)); else echo "FAIL analyse-busy: status $status, $err"; fail=$((fail + 1)); fi
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 # --variant: OUT carries the GameType of the rules used. A Czech man cannot take backwards, a
 # Russian one can (c3:e1 over d2): replayed as Russian, OUT must say GameType 25 to read back.
 printf '[GameType "29"]\n[SetUp "1"]\n[FEN "W:W22:B26"]\n\n1. c3:e1 *\n' >"$work/vr.pdn"

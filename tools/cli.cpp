@@ -65,6 +65,14 @@ std::string output_file(std::string_view option, const std::string& path) {
     }
 }
 
+std::unique_ptr<file_io::ExclusiveLock> lock_tmp(std::string_view option, const std::string& path) {
+    try {
+        return std::make_unique<file_io::ExclusiveLock>(path + ".tmp");
+    } catch (const std::runtime_error& e) {
+        throw UsageError(fmt::format("--{}: {}", option, e.what()));
+    }
+}
+
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi) {
     errno = 0;

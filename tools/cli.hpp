@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/file_io.hpp"
 #include "core/variant.hpp"
 #include "search/limits.hpp"
 
@@ -55,6 +56,10 @@ void check_readable(const std::string& path);
 // now, before the work: file_io::check_replaceable's error as a UsageError, "--OPTION: REASON".
 // Returns the path to write (the file a symbolic link points to: the link stays).
 std::string output_file(std::string_view option, const std::string& path);
+// Locks PATH.tmp, which this run is about to write (file_io::ExclusiveLock, created empty if
+// missing): another run writing it is a UsageError, "--OPTION: 'PATH.tmp' is being written by
+// another run; ...". Held while the returned lock lives.
+std::unique_ptr<file_io::ExclusiveLock> lock_tmp(std::string_view option, const std::string& path);
 
 std::int64_t parse_int(const std::string& option, const std::string& text, std::int64_t lo,
                        std::int64_t hi);

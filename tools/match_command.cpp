@@ -521,7 +521,9 @@ int run(const cli::Args& args) {
     std::optional<std::string> pgn;
     if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
     std::ofstream pdn_out;
+    std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp is this match's alone
     if (pgn) {
+        pgn_lock = cli::lock_tmp("pgn", *pgn);
         pdn_out.open(*pgn + ".tmp", std::ios::binary | std::ios::trunc);
         if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
     }

@@ -457,6 +457,10 @@ int analyse(int argc, char** argv) {
     std::optional<std::string> out_path;
     if (const auto file = args.get("pdn")) out_path = cli::output_file("pdn", *file);
     std::ofstream pdn_out;
+    // OUT.tmp is this run's alone (another run writing it is an error before it is touched); the
+    // lock outlives the removal below.
+    std::unique_ptr<file_io::ExclusiveLock> out_lock;
+    if (out_path) out_lock = cli::lock_tmp("pdn", *out_path);
     // OUT.tmp is removed unless it became OUT: an error leaves no half-written file behind.
     struct TmpFile {
         std::string path;

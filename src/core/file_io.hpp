@@ -163,8 +163,9 @@ inline void replace_file(const std::string& link, std::string_view bytes) {
 // Throws std::runtime_error unless replace_file(path, ...) can be expected to succeed: "empty file
 // name", "'PATH' is a directory", "'PATH' is not a regular file" (a device, a FIFO: a rename would
 // put a file in its place), or replace_file's own "cannot write 'PATH.tmp': REASON" (PATH.tmp is
-// created and removed again). For a job that writes its result at the end, to fail before the
-// work. Returns output_path(path).
+// created and removed again; an existing PATH.tmp, which may be another run's output in the
+// making, is only checked for writing, never emptied or removed). For a job that writes its
+// result at the end, to fail before the work. Returns output_path(path).
 inline std::string check_replaceable(const std::string& link) {
     if (link.empty()) throw std::runtime_error("empty file name");
     struct stat st {};
@@ -173,6 +174,11 @@ inline std::string check_replaceable(const std::string& link) {
                                  (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
     const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
+    if (::stat(tmp.c_str(), &st) == 0) {
+        if (::access(tmp.c_str(), W_OK) != 0)
+            throw std::runtime_error("cannot write '" + tmp + "': " + std::strerror(errno));
+        return path;
+    }
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) throw std::runtime_error("cannot write '" + tmp + "': " + std::strerror(errno));
     std::fclose(f);
