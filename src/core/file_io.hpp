@@ -175,6 +175,9 @@ inline std::string check_replaceable(const std::string& link) {
     const std::string path = output_path(link);
     const std::string tmp = path + ".tmp";
     if (::stat(tmp.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            throw std::runtime_error("cannot write '" + tmp + "': " +
+                                     (S_ISDIR(st.st_mode) ? "Is a directory" : "not a regular file"));
         if (::access(tmp.c_str(), W_OK) != 0)
             throw std::runtime_error("cannot write '" + tmp + "': " + std::strerror(errno));
         return path;
