@@ -13,9 +13,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/file_io.hpp"
 #include "core/variant.hpp"
 #include "search/limits.hpp"
+
+namespace dambit::file_io {
+class ExclusiveLock;  // core/file_io.hpp
+}  // namespace dambit::file_io
 
 namespace dambit::search {
 struct LearnedWeights;

@@ -23,6 +23,7 @@
 #include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
 #include "play/loss_analysis.hpp"

@@ -14,6 +14,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "json.hpp"
 #include "pdn/check.hpp"
 #include "pdn/game.hpp"
