@@ -84,6 +84,18 @@ m1=$("$dambit" match --nodes 1500 --openings 2 --variant international | strip_t
 m2=$("$dambit" match --nodes 1500 --openings 2 --variant international | strip_times)
 if [ -n "$m1" ] && [ "$m1" = "$m2" ]; then pass=$((pass + 1)); else
   echo "FAIL match-reproducible: two runs differ"; fail=$((fail + 1)); fi
+# A side's own threads and table: threads=1 in both sides overrides --threads 2, so the games
+# are m1's (with two threads a node limit counts both threads' nodes: other games); the names
+# say the settings.
+m3=$("$dambit" match --nodes 1500 --openings 2 --variant international --threads 2 --hash 32 \
+  --a threads=1,hash=16 --b threads=1,hash=16 | strip_times | sed 's/,threads=1,hash=16//g')
+if [ -n "$m3" ] && [ "$m3" = "$m1" ]; then pass=$((pass + 1)); else
+  echo "FAIL match-side-threads: --a threads=1 --b threads=1 with --threads 2 plays other games"
+  fail=$((fail + 1)); fi
+check match-side-threads-name 0 'early=off,threads=2,hash=8 vs B lmr=on.*early=off, 1 openings' '^$' -- \
+  match --depth 2 --openings 1 --a threads=2,hash=8
+check match-side-threads-zero 2 '^$' "'0' for --a threads=0" -- match --depth 1 --a threads=0
+check match-side-hash-bad 2 '^$' "'x' for --b hash=x" -- match --depth 1 --b hash=x
 rm -f "$mfile"
 # perft --checkpoint: a finished depth is taken from the file; the file names its run.
 # perft-reference.md, Russian drop: depth 8 929899, depth 9 4570586.

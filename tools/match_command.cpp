@@ -76,8 +76,10 @@ constexpr const char* kHelp =
     "                     ecache (a cache of static scores: speed only, the same nodes),\n"
     "                     early (non-PV nodes reduce late quiet moves from the second),\n"
     "                     values on/off, e.g. \"lmr=off,threat=on\"; unset keys keep the\n"
-    "                     variant's defaults; eval=E, the evaluation (as --eval); and\n"
-    "                     book=FILE, book-ply=N, book-margin=M, an opening book (as --book)\n"
+    "                     variant's defaults; eval=E, the evaluation (as --eval);\n"
+    "                     book=FILE, book-ply=N, book-margin=M, an opening book (as --book);\n"
+    "                     threads=N and hash=MB, this side's threads and table (as\n"
+    "                     --threads and --hash)\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
     "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
@@ -140,6 +142,8 @@ struct Settings {
     bool tables = true;
     std::string eval;  // eval=E: hand, learned or a weights file (default --eval)
     cli::BookOption book;  // book=FILE, book-ply=N, book-margin=M (default --book ...)
+    int threads = 0;         // threads=N: this side's search threads (0: --threads)
+    std::size_t hash = 0;    // hash=MB: this side's table (0: --hash)
 };
 
 Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
@@ -179,6 +183,14 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
             out.book.margin = int(cli::parse_int(option, std::string(token.substr(12)), 0, 10000));
             continue;
         }
+        if (token.substr(0, 8) == "threads=") {
+            out.threads = int(cli::parse_int(option, std::string(token.substr(8)), 1, 256));
+            continue;
+        }
+        if (token.substr(0, 5) == "hash=") {
+            out.hash = std::size_t(cli::parse_int(option, std::string(token.substr(5)), 1, 1 << 20));
+            continue;
+        }
         rest += (rest.empty() ? "" : ",") + std::string(token);
     }
     try {
@@ -189,13 +201,16 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
     return out;
 }
 
-// The evaluation and the book in a side's name: nothing for the default one and no book.
-std::string eval_text(const std::string& eval, const cli::BookOption& book) {
-    std::string s = eval == cli::kDefaultEval ? std::string() : fmt::format(",eval={}", eval);
-    if (!book.file.empty())
-        s += fmt::format(",book={},book-ply={},book-margin={}", book.file, book.max_ply,
-                         book.margin);
-    return s;
+// The evaluation, the book, the threads and the table in a side's name: nothing for the
+// default evaluation, no book, and the threads and table of --threads and --hash.
+std::string settings_text(const Settings& s) {
+    std::string t = s.eval == cli::kDefaultEval ? std::string() : fmt::format(",eval={}", s.eval);
+    if (!s.book.file.empty())
+        t += fmt::format(",book={},book-ply={},book-margin={}", s.book.file, s.book.max_ply,
+                         s.book.margin);
+    if (s.threads) t += fmt::format(",threads={}", s.threads);
+    if (s.hash) t += fmt::format(",hash={}", s.hash);
+    return t;
 }
 
 std::string signed_text(double x, int decimals) {
@@ -490,13 +505,15 @@ int run(const cli::Args& args) {
     for (int i = 0; i < concurrency; ++i) {
         auto slot = std::make_unique<Slot<R>>();
         if (engine_a) {
-            slot->a = std::make_unique<search::Engine<R>>(hash, threads);
+            slot->a = std::make_unique<search::Engine<R>>(sa.hash ? sa.hash : hash,
+                                                          sa.threads ? sa.threads : threads);
             slot->a->set_tuning(sa.tuning);
             slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
             slot->book_a = cli::book_player<R>(sa.book, "--a book=", 1 + std::uint64_t(i));
         }
         if (engine_b) {
-            slot->b = std::make_unique<search::Engine<R>>(hash, threads);
+            slot->b = std::make_unique<search::Engine<R>>(sb.hash ? sb.hash : hash,
+                                                          sb.threads ? sb.threads : threads);
             slot->b->set_tuning(sb.tuning);
             slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
             slot->book_b = cli::book_player<R>(sb.book, "--b book=", 1001 + std::uint64_t(i));
@@ -511,8 +528,8 @@ int run(const cli::Args& args) {
         slots.push_back(std::move(slot));
     }
     std::string name_a, name_b;
-    if (engine_a) name_a = "A " + play::tuning_text(sa.tuning) + eval_text(sa.eval, sa.book);
-    if (engine_b) name_b = "B " + play::tuning_text(sb.tuning) + eval_text(sb.eval, sb.book);
+    if (engine_a) name_a = "A " + play::tuning_text(sa.tuning) + settings_text(sa);
+    if (engine_b) name_b = "B " + play::tuning_text(sb.tuning) + settings_text(sb);
     if (!tables.dir.empty()) {
         if (engine_a) name_a += sa.tables ? ",egtb=on" : ",egtb=off";
         if (engine_b) name_b += sb.tables ? ",egtb=on" : ",egtb=off";
