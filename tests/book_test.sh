@@ -140,6 +140,7 @@ expect_error search-variant 2 "--book: .*a russian book, not international" -- \
 expect_error match-book 2 "--a book=$dir/none.book: cannot read '$dir/none.book'" -- \
   match --a "book=$dir/none.book" --depth 1 --openings 1
 expect_error match-book-ply 2 "bad value 'x' for --b book-ply=x" -- match --b book-ply=x --depth 1 --openings 1
+expect_error match-book-margin 2 "bad value '-1' for --a book-margin=-1" -- match --a book-margin=-1 --depth 1 --openings 1
 expect_error dxp-book 2 "--book: .*a russian book, not international" -- dxp --connect 127.0.0.1:9 --book "$dir/a.book"
 expect_error hub-book 2 "--book: .*not a dambit book file" -- hub --book "$dir/short.book"
 expect_error positions 2 "bad value '0' for --positions" -- book build --out "$dir/x.book" --positions 0

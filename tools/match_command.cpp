@@ -142,8 +142,8 @@ struct Settings {
     bool tables = true;
     std::string eval;  // eval=E: hand, learned or a weights file (default --eval)
     cli::BookOption book;  // book=FILE, book-ply=N, book-margin=M (default --book ...)
-    int threads = 0;         // threads=N: this side's search threads (0: --threads)
-    std::size_t hash = 0;    // hash=MB: this side's table (0: --hash)
+    int threads = 0;       // threads=N: this side's search threads (0: --threads)
+    std::size_t hash = 0;  // hash=MB: this side's table (0: --hash)
 };
 
 Settings settings(const cli::Args& args, const char* name, const search::Tuning& defaults) {
@@ -166,29 +166,33 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
             out.tables = token == "egtb=on";
             continue;
         }
-        if (token.substr(0, 5) == "eval=") {
-            out.eval = std::string(token.substr(5));
-            continue;
-        }
+        // KEY=VALUE settings other than the search's switches: the key before the '=' (a token
+        // without one is not among them), the value after it.
+        const bool valued = key.size() < token.size();
+        const std::string value = valued ? std::string(token.substr(key.size() + 1)) : "";
         const std::string option = std::string(name) + " " + std::string(token);
-        if (token.substr(0, 5) == "book=") {
-            out.book.file = std::string(token.substr(5));
+        if (valued && key == "eval") {
+            out.eval = value;
             continue;
         }
-        if (token.substr(0, 9) == "book-ply=") {
-            out.book.max_ply = int(cli::parse_int(option, std::string(token.substr(9)), 0, 10000));
+        if (valued && key == "book") {
+            out.book.file = value;
             continue;
         }
-        if (token.substr(0, 12) == "book-margin=") {
-            out.book.margin = int(cli::parse_int(option, std::string(token.substr(12)), 0, 10000));
+        if (valued && key == "book-ply") {
+            out.book.max_ply = int(cli::parse_int(option, value, 0, 10000));
             continue;
         }
-        if (token.substr(0, 8) == "threads=") {
-            out.threads = int(cli::parse_int(option, std::string(token.substr(8)), 1, 256));
+        if (valued && key == "book-margin") {
+            out.book.margin = int(cli::parse_int(option, value, 0, 10000));
             continue;
         }
-        if (token.substr(0, 5) == "hash=") {
-            out.hash = std::size_t(cli::parse_int(option, std::string(token.substr(5)), 1, 1 << 20));
+        if (valued && key == "threads") {
+            out.threads = int(cli::parse_int(option, value, 1, 256));
+            continue;
+        }
+        if (valued && key == "hash") {
+            out.hash = std::size_t(cli::parse_int(option, value, 1, 1 << 20));
             continue;
         }
         rest += (rest.empty() ? "" : ",") + std::string(token);
