@@ -50,7 +50,8 @@ constexpr const char* kHelp =
     "  --checkpoint FILE  record finished depths and subtrees (the positions two plies deep) in\n"
     "                     FILE, replaced atomically at most once a second; run the same command\n"
     "                     again after an interruption and it goes on where FILE left off; FILE\n"
-    "                     has a checksum: a damaged or edited one is refused (exit status 2)\n"
+    "                     has a checksum: a damaged or edited one is refused (exit status 2);\n"
+    "                     FILE.lock, removed at the end, keeps a second run off FILE meanwhile\n"
     "  --verify           check every row of the published tables (perft/*.txt) of the variant\n"
     "                     (--variant all: every variant); rows past the time budget are skipped\n"
     "                     and said so; exit status 1 on any mismatch\n"
@@ -84,11 +85,17 @@ struct Checkpoint : PerftCheckpoint {
     std::string path;
     std::size_t resumed = 0;  // subtrees of the depth under way taken from the file
     Clock::time_point last_write{};
+    std::unique_ptr<file_io::LockFile> lock;  // FILE.lock, while this run writes FILE
 
-    // Reads `path` if it exists; a file that cannot be read, of another run or format, or a
-    // damaged one is a usage error naming it (exit status 2), not ignored (it would be
-    // overwritten).
+    // Locks FILE.lock (another run writing the same checkpoint is a usage error), then reads
+    // `path` if it exists; a file that cannot be read, of another run or format, or a damaged one
+    // is a usage error naming it (exit status 2), not ignored (it would be overwritten).
     void load() {
+        try {
+            lock = std::make_unique<file_io::LockFile>(path + ".lock");
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError("--checkpoint " + path + ": " + e.what());
+        }
         if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return;
         std::string text;
         try {

@@ -110,7 +110,22 @@ check checkpoint-damaged 2 '^$' "not a dambit perft checkpoint" -- perft --depth
 printf 'dambit-perft-checkpoint 1\ndepth 1 7\n' >"$ck"
 check checkpoint-old-format 2 '^$' "written by an older dambit" -- perft --depth 3 --checkpoint "$ck"
 check checkpoint-verify 2 '^$' 'does not go with --verify' -- perft --verify --checkpoint "$ck"
-rm -f "$ck" "$ck.tmp"
+# A second run on a checkpoint that a run is writing is refused at once (FILE.lock), and the first
+# goes on; the lock file of a run killed is taken by the next run, and removed when it ends.
+rm -f "$ck"
+"$dambit" perft --depth 14 --checkpoint "$ck" >/dev/null 2>&1 &
+ckpid=$!
+for _ in $(seq 1500); do [ -s "$ck" ] && break; sleep 0.02; done
+check checkpoint-busy 2 '^$' "dambit_cli_ck\.[0-9]+\.lock' is being written by another run" -- \
+  perft --depth 3 --checkpoint "$ck"
+if kill -0 $ckpid 2>/dev/null && [ -e "$ck.lock" ]; then pass=$((pass + 1)); else
+  echo "FAIL checkpoint-busy: the first run ended, or left no lock file"; fail=$((fail + 1)); fi
+kill -9 $ckpid 2>/dev/null
+wait $ckpid 2>/dev/null
+check checkpoint-after-kill 0 '^    3 ' '^$' -- perft --depth 3 --checkpoint "$ck"
+if [ ! -e "$ck.lock" ]; then pass=$((pass + 1)); else
+  echo "FAIL checkpoint-lock-removed: $ck.lock is left"; fail=$((fail + 1)); fi
+rm -f "$ck" "$ck.tmp" "$ck.lock"
 # dambit show. RULES.md §6: W:Wh6:Bg7,c5,d2 has the one legal move h6:f8:b4:e1.
 check show-moves 0 '^1 legal move: h6:f8:b4:e1$' '^$' -- show --fen 'W:Wh6:Bg7,c5,d2'
 check show-start 0 '^7 legal moves: ' '^$' -- show

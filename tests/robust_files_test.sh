@@ -145,7 +145,7 @@ expect_error checkpoint-old 2 "checkpoint '$ck': written by an older dambit" -- 
 # The refused files are left as they were.
 if grep -q '^depth 1 7$' "$ck"; then ok; else bad "checkpoint-kept: a refused file was replaced"; fi
 # A checkpoint that cannot be written: refused before any output (exit status 2).
-expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint /nonexistent-dir/x: cannot write '/nonexistent-dir/x.tmp'" -- \
+expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint /nonexistent-dir/x: cannot write '/nonexistent-dir/x.lock'" -- \
   perft --depth 3 --checkpoint /nonexistent-dir/x
 expect_error checkpoint-is-dir 2 "'$dir'" -- perft --depth 3 --checkpoint "$dir"
 # perft --verify: a time budget of 0 s would skip every row.

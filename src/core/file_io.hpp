@@ -15,9 +15,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dambit::file_io {
 
@@ -221,8 +223,41 @@ public:
     ExclusiveLock(const ExclusiveLock&) = delete;
     ExclusiveLock& operator=(const ExclusiveLock&) = delete;
 
+    // Whether the lock is held on the file now at `path` (not on one removed or replaced since it
+    // was opened); true where the file system has no locks.
+    bool holds(const std::string& path) const {
+        struct stat mine {}, now {};
+        return fd_ < 0 || (::fstat(fd_, &mine) == 0 && ::stat(path.c_str(), &now) == 0 &&
+                           mine.st_dev == now.st_dev && mine.st_ino == now.st_ino);
+    }
+
 private:
     int fd_ = -1;
+};
+
+// The lock of a file that its job replaces whole, again and again (FILE.tmp renamed over FILE, as
+// perft's checkpoint is), so that no file of the job keeps one inode to lock: the lock file PATH
+// (FILE.lock), created, locked as ExclusiveLock locks (another run holding it: the same
+// std::runtime_error, naming PATH), and removed when the object goes. A run killed leaves PATH
+// behind, unlocked: the next run takes it. A run that locked PATH just as the run before removed
+// it opens the new one instead.
+class LockFile {
+public:
+    explicit LockFile(std::string path) : path_(std::move(path)) {
+        for (int attempt = 0;; ++attempt) {
+            lock_ = std::make_unique<ExclusiveLock>(path_);
+            if (lock_->holds(path_) || attempt == 100) return;
+        }
+    }
+    ~LockFile() {
+        if (lock_->holds(path_)) ::unlink(path_.c_str());  // before the lock goes
+    }
+    LockFile(const LockFile&) = delete;
+    LockFile& operator=(const LockFile&) = delete;
+
+private:
+    std::string path_;
+    std::unique_ptr<ExclusiveLock> lock_;
 };
 
 }  // namespace dambit::file_io
