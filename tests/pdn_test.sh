@@ -154,8 +154,9 @@ else echo "FAIL analyse-tmp"; fail=$((fail + 1)); fi
 # OUT.tmp being written by another run (its lock held here by flock): refused at once with one
 # line, and OUT.tmp left as it was (the output check used to empty and remove it).
 printf 'partial' >"$work/held.pdn.tmp"
-# -o and the redirections: the sleep itself holds neither the lock nor ctest's output pipe, so
-# killing flock ends both at once (the test used to wait out the 30 s under ctest).
+# -o and the redirections: the sleep holds neither the lock nor ctest's output pipe, so killing
+# flock releases the lock, and the sleep left running keeps nobody waiting (ctest used to wait out
+# its 30 s).
 flock -o "$work/held.pdn.tmp" sleep 30 </dev/null >/dev/null 2>&1 &
 holder=$!
 for _ in $(seq 200); do flock -n "$work/held.pdn.tmp" true || break; sleep 0.05; done
