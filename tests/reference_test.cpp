@@ -150,7 +150,11 @@ public:
 private:
     static constexpr bool kKeep = D == Duplicates::kKeep;
 
-    std::string context() const { return std::string(R::kName) + (kKeep ? " keep: " : " drop: "); }
+    // Appended in place: GCC 12 at -O1 warns falsely (-Warray-bounds) on a temporary's operator+.
+    std::string context() const {
+        std::string text(R::kName);
+        return text += kKeep ? " keep: " : " drop: ";
+    }
 
     std::uint64_t walk(const ref::Board& b, const Position<R>* core_child, int depth) {
         const Position<R> p = to_core<R>(b);
