@@ -59,9 +59,36 @@ check solve-no-move 0 '^loss in 0 plies$' '^$' -- solve --fen 'W:Wa1:Bb2,c3'
 # ../shared/solve-reference.md, slice 0110: W:WK42:B22 is won in 7 plies.
 check solve-intl 0 '^win in 7 plies: ' '^$' -- solve --variant international --fen 'W:WK42:B22'
 check solve-both 2 '^$' 'one of --fen and --file' -- solve --fen 'W:Wa1:Bb2,c3' --file x
+# --moves: White men a1, c1 against a3 (hand analysis in tests/solve_test.cpp): a1-b2 leaves Black
+# no move (win in 1), c1-d2 a3-b2 a1:c3 (win in 3), c1-b2 a3:c1 crowns and takes a1's man at b2
+# (loss in 4). Best first, then the summary.
+want_moves='win in 1 plies: a1-b2
+  a1-b2                win in 1 plies
+  c1-d2                win in 3 plies
+  c1-b2                loss in 4 plies
+moves 3, win 2 (a1-b2 in 1, c1-d2 in 3), loss 1, no forced result 0'
+got_moves=$("$dambit" solve --fen 'W:Wa1,c1:Ba3' --moves 2>&1)
+if [ "$(sed '$d' <<<"$got_moves")" = "$want_moves" ] && grep -Eq '^nodes [0-9]+, [0-9.]+ s$' <<<"$(tail -1 <<<"$got_moves")"; then
+  pass=$((pass + 1)); else echo "FAIL solve-moves: $got_moves"; fail=$((fail + 1)); fi
+check solve-moves-json 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win","plies":1,"line":\["a1-b2"\],"no_result_plies":null,"nodes":[0-9]+,"seconds":[0-9.]+,"moves":\[\{"move":"a1-b2","result":"win","plies":1,.*\{"move":"c1-b2","result":"loss","plies":4,"line":\["c1-b2","a3:c1","a1-b2","c1:a3"\],' '^$' -- \
+  solve --fen 'W:Wa1,c1:Ba3' --moves --json
+# ../shared/solve-reference.md: W:W33:B2 is won in 17 plies, so within 15 there is no result,
+# and the JSON says how far that was proven.
+check solve-json-none 0 '^\{"fen":"W:W33:B2","result":"unknown","plies":null,"line":\[\],"no_result_plies":15,' '^$' -- \
+  solve --variant international --fen 'W:W33:B2' --max-plies 15 --json
 sfile=/tmp/dambit_cli_solve.$$
 printf '# comment\nW:WK42:B22\twin 7\nW:WK10:BK5\twin 5\n' >"$sfile"
 check solve-file-wrong 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --variant international --file "$sfile"
+# With --json: one object per position, then the summary object.
+got_json=$("$dambit" solve --variant international --file "$sfile" --json 2>&1)
+if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_json")" -eq 3 ] &&
+   grep -Eq '^\{"fen":"W:WK42:B22","result":"win","plies":7,.*"expected":"win 7","verdict":"solved"\}$' <<<"$(sed -n 1p <<<"$got_json")" &&
+   grep -Eq '^\{"fen":"W:WK10:BK5","result":"win","plies":3,.*"expected":"win 5","verdict":"WRONG"\}$' <<<"$(sed -n 2p <<<"$got_json")" &&
+   grep -Eq '^\{"solved":1,"wrong":1,"unsolved":0,"seconds":[0-9.]+\}$' <<<"$(sed -n 3p <<<"$got_json")"; then
+  pass=$((pass + 1)); else echo "FAIL solve-file-json: $got_json"; fail=$((fail + 1)); fi
+printf 'W:Wa1,c1:Ba3\twin 1\n' >"$sfile"
+check solve-file-moves 0 '^W:Wa1,c1:Ba3	win in 1 plies	solved	[0-9.]+ s	moves 3, win 2 \(a1-b2 in 1, c1-d2 in 3\), loss 1, no forced result 0$' '^$' -- \
+  solve --file "$sfile" --moves
 printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
 # Every line is checked before the first search: nothing solved, nothing printed.
 check solve-file-bad-fen 2 '^$' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"

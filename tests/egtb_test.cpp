@@ -18,6 +18,7 @@
 #include "egtb/tables.hpp"
 #include "reference/plain_egtb.hpp"
 #include "search/engine.hpp"
+#include "search/line.hpp"
 #include "search/solve.hpp"
 
 using namespace dambit;
@@ -334,7 +335,7 @@ void compare_with_solve() {
     build<R>(dir.str(), 3, 3);
     Tables<R> tables(dir.str(), 64);
     std::mt19937_64 rng(11);
-    int proven = 0;
+    int proven = 0, moves_proven = 0;
     for (const Material& m : slices_up_to(3)) {
         const SliceIndex<R> index(m);
         for (int k = 0; k < kSolveDrawsPerSlice; ++k) {
@@ -357,9 +358,26 @@ void compare_with_solve() {
                 // No forced result within 15 plies: a draw, or longer than that.
                 CHECK((v.outcome == Outcome::kDraw || v.plies > 15));
             }
+            // Each move proven on its own (`solve --moves`) against the tables' value of the
+            // position it leads to, for the side that makes it.
+            if (k % 4 == 0) {
+                search::Solver<R> solver(o);
+                for (const auto& [move, mp] : solver.solve_moves(p)) {
+                    const Value mv = tables.probe(p.play(move)).parent();
+                    INFO("move " << search::join_line<R>(p, {move}));
+                    if (mp.outcome == search::Outcome::kForcedWin)
+                        CHECK(mv == Value::win(mp.plies));
+                    else if (mp.outcome == search::Outcome::kForcedLoss)
+                        CHECK(mv == Value::loss(mp.plies));
+                    else
+                        CHECK((mv.outcome == Outcome::kDraw || mv.plies > 15));
+                    ++moves_proven;
+                }
+            }
         }
     }
     CHECK(proven > 0);
+    CHECK(moves_proven > 0);
 }
 
 TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {

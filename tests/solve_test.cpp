@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/notation.hpp"
+#include "search/line.hpp"
 
 using namespace dambit;
 using namespace dambit::search;
@@ -181,6 +182,85 @@ TEST_CASE("solve claims nothing it has not proven", "[solve]") {
     const auto rushed = hurried.solve(parse_fen<International>("W:W6:B2,3,4"));
     CHECK((rushed.outcome == Outcome::kUnknown ||
            (rushed.outcome == Outcome::kForcedWin && rushed.plies == 43)));
+}
+
+TEST_CASE("solve_moves proves every move on its own, best first", "[solve]") {
+    // Russian, White men a1 and c1, Black man a3, White to move. Hand analysis (RULES.md):
+    //  - a1-b2: Black's a3 cannot step to b2 (taken) nor jump it (c1 is taken), and a man does not
+    //    step backwards: Black has no move. Win in 1.
+    //  - c1-d2: Black's only move is a3-b2 (no capture: nothing White stands next to a3); then
+    //    a1:c3 takes Black's last piece. Win in 3.
+    //  - c1-b2: Black must take, a3:c1, and crowns on c1; White's a1 can only step to b2, and the
+    //    king on c1 takes it (c1:a3). White has nothing left: loss in 4, with no other defence.
+    // So two moves win (a duplicate solution of a problem whose key is a1-b2), one loses.
+    SolveOptions o;
+    o.hash_megabytes = 1;
+    Solver<Russian> solver(o);
+    const auto p = parse_fen<Russian>("W:Wa1,c1:Ba3");
+    const auto root = solver.solve(p);
+    CHECK(root.outcome == Outcome::kForcedWin);
+    CHECK(root.plies == 1);
+    const auto moves = solver.solve_moves(p);
+    REQUIRE(moves.size() == 3);
+    const char* want_move[] = {"a1-b2", "c1-d2", "c1-b2"};
+    const Outcome want_outcome[] = {Outcome::kForcedWin, Outcome::kForcedWin,
+                                    Outcome::kForcedLoss};
+    const int want_plies[] = {1, 3, 4};
+    for (int i = 0; i < 3; ++i) {
+        const auto& [m, proof] = moves[std::size_t(i)];
+        INFO(want_move[i]);
+        CHECK(move_text<Russian>(*path_of<Russian>(p, m)) == want_move[i]);
+        CHECK(proof.outcome == want_outcome[i]);
+        CHECK(proof.plies == want_plies[i]);
+        REQUIRE(!proof.line.empty());
+        CHECK(proof.line.front() == m);
+        check_line(p, proof);
+    }
+    // A flying king a1 behind Black's man on c3 must take it and may land on d4, e5, f6, g7 or h8
+    // (RULES.md §3): five moves, each leaving Black without a piece, each a win in 1.
+    const auto king = parse_fen<Russian>("W:WKa1:Bc3");
+    const auto takes = solver.solve_moves(king);
+    CHECK(takes.size() == 5);
+    for (const auto& [m, proof] : takes) {
+        CHECK(proof.outcome == Outcome::kForcedWin);
+        CHECK(proof.plies == 1);
+    }
+    // No legal move: no move to prove.
+    CHECK(solver.solve_moves(parse_fen<Russian>("W:Wa1:Bb2,c3")).empty());
+}
+
+TEST_CASE("solve says how far it proved that there is no result", "[solve]") {
+    // 1010 W:W33:B2 is won in 17 plies (solve-reference.md): within 15 there is no result, and the
+    // proof says it looked through all 15. Of its two moves, 33-29 is the one that wins (in 17):
+    // within 14 plies after it nothing is found, so the move has no result within 15 either.
+    SolveOptions o;
+    o.max_plies = 15;
+    o.hash_megabytes = 4;
+    Solver<International> solver(o);
+    const auto p = parse_fen<International>("W:W33:B2");
+    const auto root = solver.solve(p);
+    CHECK(root.outcome == Outcome::kUnknown);
+    CHECK(root.no_result_plies == 15);
+    const auto moves = solver.solve_moves(p);
+    REQUIRE(moves.size() == 2);
+    for (const auto& [m, proof] : moves) {
+        if (move_text<International>(*path_of<International>(p, m)) != "33-29") continue;
+        CHECK(proof.outcome == Outcome::kUnknown);
+        CHECK(proof.no_result_plies == 15);
+        CHECK(proof.line.empty());
+    }
+    // Out of time, the bound is the last number of plies fully answered: less than asked.
+    SolveOptions quick;
+    quick.max_seconds = 0.02;
+    quick.hash_megabytes = 4;
+    Solver<International> hurried(quick);
+    const auto rushed = hurried.solve(parse_fen<International>("W:W6:B2,3,4"));
+    if (rushed.outcome == Outcome::kUnknown) CHECK(rushed.no_result_plies < 43);
+    // A proven result has no such bound.
+    SolveOptions deep;
+    deep.hash_megabytes = 4;
+    Solver<International> full(deep);
+    CHECK(full.solve(p).no_result_plies == -1);
 }
 
 TEST_CASE("a king in the corner facing the other king on its only diagonal is lost", "[solve]") {

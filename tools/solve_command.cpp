@@ -10,6 +10,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
+#include "json.hpp"
 #include "search/line.hpp"
 #include "search/solve.hpp"
 
@@ -19,7 +20,7 @@ namespace solve_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
-    "                    [--max-seconds S] [--draw-rules] [--hash MB]\n"
+    "                    [--max-seconds S] [--draw-rules] [--hash MB] [--moves] [--json]\n"
     "                    [--egtb DIR [--egtb-cache MB]]\n"
     "\n"
     "Proves a forced result for the side to move and prints one of\n"
@@ -36,10 +37,22 @@ constexpr const char* kHelp =
     "                     position and a summary: solved, wrong, unsolved, time. Exit status 1\n"
     "                     if any is wrong\n"
     "  --max-plies N      longest result looked for (default 120, at most 250)\n"
-    "  --max-seconds S    time limit per position (default 60; 0 = none)\n"
+    "  --max-seconds S    time limit per position, and per move with --moves (default 60;\n"
+    "                     0 = none)\n"
     "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are\n"
     "                     off and the values are game-theoretic, as endgame tables store them\n"
     "  --hash MB          proof table size (default 256)\n"
+    "  --moves            also prove every legal move on its own (each with the time limit):\n"
+    "                     one line per move, 'MOVE  win in N plies' (wins shortest first),\n"
+    "                     'no forced result within N plies', 'loss in N plies', then\n"
+    "                     'moves M, win W (MOVE in N, ...), loss L, no forced result U'.\n"
+    "                     W = 1: the key is the only move proven to win, and each other\n"
+    "                     move's line says how far it was proven not to. With --file, that\n"
+    "                     last text is a fifth field of each position's line\n"
+    "  --json             one JSON object per position (with --file, then a summary object):\n"
+    "                     {\"fen\",\"result\":\"win\"|\"loss\"|\"unknown\",\"plies\",\"line\",\n"
+    "                     \"no_result_plies\",\"nodes\",\"seconds\"}, with --file also \"expected\"\n"
+    "                     and \"verdict\", with --moves also \"moves\": [{\"move\",...}]\n"
     DAMBIT_TABLES_HELP
     "                     (positions inside the tables are answered at once and cut the proof\n"
     "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
@@ -55,6 +68,69 @@ std::string outcome_text(const search::Proof<G>& p) {
             break;
     }
     return "no forced result within the limits";
+}
+
+template <class G>
+const char* result_word(const search::Proof<G>& p) {
+    return p.outcome == search::Outcome::kForcedWin    ? "win"
+           : p.outcome == search::Outcome::kForcedLoss ? "loss"
+                                                       : "unknown";
+}
+
+// One move's result: "win in N plies", "loss in N plies", or "no forced result within N plies"
+// (the plies proven to hold none, counting the move).
+template <class G>
+std::string move_outcome_text(const search::Proof<G>& p) {
+    if (p.outcome != search::Outcome::kUnknown) return outcome_text(p);
+    return fmt::format("no forced result within {} plies", std::max(p.no_result_plies, 0));
+}
+
+// "moves M, win W (MOVE in N, ...), loss L, no forced result U".
+template <class R>
+std::string moves_summary(const Position<R>& root,
+                          const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
+    int wins = 0, losses = 0, unknown = 0;
+    std::string winners;
+    for (const auto& [m, p] : moves) {
+        if (p.outcome == search::Outcome::kForcedWin) {
+            winners += fmt::format("{}{} in {}", wins ? ", " : "", search::join_line<R>(root, {m}),
+                                   p.plies);
+            ++wins;
+        } else if (p.outcome == search::Outcome::kForcedLoss) {
+            ++losses;
+        } else {
+            ++unknown;
+        }
+    }
+    return fmt::format("moves {}, win {}{}, loss {}, no forced result {}", moves.size(), wins,
+                       wins ? " (" + winners + ")" : "", losses, unknown);
+}
+
+// Adds a proof's fields to `o`, its line in the variant's notation played from `p`.
+template <class R>
+json::Object& add_proof(json::Object& o, const Position<R>& p,
+                        const search::Proof<typename R::Geometry>& proof) {
+    const bool known = proof.outcome != search::Outcome::kUnknown;
+    return o.add("result", result_word(proof))
+        .add("plies", known ? std::optional<int>(proof.plies) : std::nullopt)
+        .add("line", search::line_text<R>(p, proof.line))
+        .add("no_result_plies",
+             known ? std::nullopt : std::optional<int>(std::max(proof.no_result_plies, 0)))
+        .add("nodes", proof.nodes)
+        .add("seconds", json::Fixed{proof.seconds, 3});
+}
+
+// The moves of --moves as a JSON array (each move's line starts with the move).
+template <class R>
+json::Array moves_json(const Position<R>& root,
+                       const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
+    json::Array a;
+    for (const auto& [m, p] : moves) {
+        json::Object o;
+        o.add("move", search::join_line<R>(root, {m}));
+        a.add(json::Raw(add_proof<R>(o, root, p)));
+    }
+    return a;
 }
 
 // An expected result from a --file line: "win N", "loss N", "win in N plies", ...
@@ -106,14 +182,54 @@ int run(const cli::Args& args) {
     opt.tables_cache_megabytes = tables.cache_megabytes;
     // The solver (its proof table, its tables) is made once the input is known to be good: a
     // bad FEN or file line is an error before any work.
+    const bool json = args.has("json"), with_moves = args.has("moves");
+    // The root's proof, and with --moves each move's: its total nodes and time.
+    struct Solved {
+        search::Proof<typename R::Geometry> proof;
+        std::vector<search::MoveProof<typename R::Geometry>> moves;
+        std::uint64_t nodes = 0;
+        double seconds = 0;
+    };
+    const auto solve = [&](search::Solver<R>& solver, const Position<R>& p) {
+        Solved s;
+        s.proof = solver.solve(p);
+        s.nodes = s.proof.nodes;
+        s.seconds = s.proof.seconds;
+        if (with_moves) {
+            s.moves = solver.solve_moves(p);
+            for (const auto& mp : s.moves) s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
+        }
+        return s;
+    };
+    // The JSON object of a solved position, its nodes and seconds the totals.
+    const auto solved_json = [&](const std::string& fen, const Position<R>& p, const Solved& s) {
+        json::Object o;
+        o.add("fen", fen);
+        search::Proof<typename R::Geometry> total = s.proof;
+        total.nodes = s.nodes;
+        total.seconds = s.seconds;
+        add_proof<R>(o, p, total);
+        if (with_moves) o.add("moves", json::Raw(moves_json<R>(p, s.moves)));
+        return o;
+    };
     if (const auto fen = args.get("fen")) {
         const Position<R> p = parse_fen<R>(*fen);
         search::Solver<R> solver(opt);
-        const auto proof = solver.solve(p);
-        std::string text = outcome_text(proof);
-        if (proof.outcome != search::Outcome::kUnknown && !proof.line.empty())
-            text += ": " + search::join_line<R>(p, proof.line);
-        fmt::print("{}\nnodes {}, {:.3f} s\n", text, proof.nodes, proof.seconds);
+        const Solved s = solve(solver, p);
+        if (json) {
+            fmt::print("{}\n", solved_json(*fen, p, s).str());
+            return 0;
+        }
+        std::string text = outcome_text(s.proof);
+        if (s.proof.outcome != search::Outcome::kUnknown && !s.proof.line.empty())
+            text += ": " + search::join_line<R>(p, s.proof.line);
+        fmt::print("{}\n", text);
+        if (with_moves) {
+            for (const auto& [m, mp] : s.moves)
+                fmt::print("  {:<20} {}\n", search::join_line<R>(p, {m}), move_outcome_text(mp));
+            fmt::print("{}\n", moves_summary<R>(p, s.moves));
+        }
+        fmt::print("nodes {}, {:.3f} s\n", s.nodes, s.seconds);
         return 0;
     }
     const std::string path = *args.get("file");
@@ -148,8 +264,9 @@ int run(const cli::Args& args) {
     for (const auto& [fen, p, want] : problems) {
         // Each position from an empty table: its time is its own, whatever came before it.
         solver.clear_table();
-        const auto proof = solver.solve(p);
-        total += proof.seconds;
+        const Solved s = solve(solver, p);
+        const auto& proof = s.proof;
+        total += s.seconds;
         std::string verdict;
         if (proof.outcome == search::Outcome::kUnknown) {
             ++unsolved;
@@ -161,10 +278,32 @@ int run(const cli::Args& args) {
             ++solved;
             verdict = "solved";
         }
-        fmt::print("{}\t{}\t{}\t{:.3f} s\n", fen, outcome_text(proof), verdict, proof.seconds);
+        if (json) {
+            json::Object o = solved_json(fen, p, s);
+            o.add("expected", want.given ? std::optional<std::string>(fmt::format(
+                                               "{} {}", want.outcome == search::Outcome::kForcedWin
+                                                            ? "win"
+                                                            : "loss",
+                                               want.plies))
+                                         : std::nullopt);
+            o.add("verdict", verdict);
+            fmt::print("{}\n", o.str());
+        } else {
+            fmt::print("{}\t{}\t{}\t{:.3f} s{}\n", fen, outcome_text(proof), verdict, s.seconds,
+                       with_moves ? "\t" + moves_summary<R>(p, s.moves) : "");
+        }
         std::fflush(stdout);
     }
-    fmt::print("solved {}, wrong {}, unsolved {}, time {:.3f} s\n", solved, wrong, unsolved, total);
+    if (json)
+        fmt::print("{}\n", json::Object()
+                               .add("solved", solved)
+                               .add("wrong", wrong)
+                               .add("unsolved", unsolved)
+                               .add("seconds", json::Fixed{total, 3})
+                               .str());
+    else
+        fmt::print("solved {}, wrong {}, unsolved {}, time {:.3f} s\n", solved, wrong, unsolved,
+                   total);
     return wrong ? 1 : 0;
 }
 
@@ -175,7 +314,7 @@ int solve_command(int argc, char** argv) {
     using namespace solve_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash",
                                           "egtb", "egtb-cache"},
-                         {"draw-rules", "help"});
+                         {"draw-rules", "moves", "json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() {
         if (args.has("fen") == args.has("file"))
             throw cli::UsageError("give one of --fen and --file");

@@ -34,6 +34,19 @@ struct Proof {
     std::vector<Move<G>> line;  // both sides' best play: shortest win, longest resistance
     std::uint64_t nodes = 0;
     double seconds = 0;
+    // Without a forced result: the plies proven to hold none (neither a win nor a loss of at most
+    // this many plies exists), -1 when not even 0 plies were answered. The whole --max-plies when
+    // the search went that far, less when the time ran out first.
+    int no_result_plies = -1;
+};
+
+// The proof of one legal move, for the side that makes it: a win in N plies when the position it
+// leads to is lost in N - 1, a loss in N when that position is won in N - 1, and no forced result
+// within N plies when that position has none within N - 1. The line starts with the move.
+template <class G>
+struct MoveProof {
+    Move<G> move;
+    Proof<G> proof;
 };
 
 struct SolveOptions {
@@ -64,6 +77,11 @@ public:
     Solver& operator=(const Solver&) = delete;
 
     Proof<G> solve(const Position<R>& root);
+    // Every legal move of `root` proven on its own, with the same limits each (the time limit
+    // applies to each move's proof), sharing the table with solve() and each other: best first,
+    // the wins shortest first, then the moves without a forced result, then the losses longest
+    // first (the order of generation among equals).
+    std::vector<MoveProof<G>> solve_moves(const Position<R>& root);
     // The single questions, for tests. `aborted()` says whether the time ran out (then the
     // answer means nothing).
     bool wins_within(const Position<R>& p, int n);

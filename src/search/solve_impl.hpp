@@ -91,24 +91,41 @@ public:
         }
     }
 
-    Proof<G> solve(const Position<R>& root) {
-        start_ = Clock::now();
-        nodes_ = 0;
-        aborted_ = false;
-        Proof<G> proof;
-        for (int n = 0; n <= opt_.max_plies && !aborted_; ++n) {
-            const bool yes = n % 2 ? win(root, n, {}, 0) : lose(root, n, {}, 0);
-            if (aborted_) break;
-            if (yes) {
-                proof.outcome = n % 2 ? Outcome::kForcedWin : Outcome::kForcedLoss;
-                proof.plies = n;
-                proof.line = line(root, n);
-                break;
+    Proof<G> solve(const Position<R>& root) { return solve_from(root, {}, opt_.max_plies); }
+
+    std::vector<MoveProof<G>> solve_moves(const Position<R>& root) {
+        MoveList<G> list;
+        generate<R>(root, list);
+        std::vector<MoveProof<G>> out;
+        for (const M& m : list) {
+            const DrawCounters dc = opt_.draw_rules ? DrawCounters{}.after(root, m) : DrawCounters{};
+            const Proof<G> child = solve_from(root.play(m), dc, opt_.max_plies - 1);
+            MoveProof<G> mp;
+            mp.move = m;
+            Proof<G>& p = mp.proof;
+            p.outcome = child.outcome == Outcome::kForcedLoss  ? Outcome::kForcedWin
+                        : child.outcome == Outcome::kForcedWin ? Outcome::kForcedLoss
+                                                               : Outcome::kUnknown;
+            p.plies = p.outcome == Outcome::kUnknown ? 0 : child.plies + 1;
+            if (p.outcome != Outcome::kUnknown) {
+                p.line.push_back(m);
+                p.line.insert(p.line.end(), child.line.begin(), child.line.end());
             }
+            p.nodes = child.nodes;
+            p.seconds = child.seconds;
+            p.no_result_plies = child.outcome == Outcome::kUnknown ? child.no_result_plies + 1 : -1;
+            out.push_back(std::move(mp));
         }
-        proof.nodes = nodes_;
-        proof.seconds = elapsed();
-        return proof;
+        // Wins shortest first, then no result, then losses longest first.
+        const auto rank = [](const Proof<G>& p) {
+            return p.outcome == Outcome::kForcedWin   ? p.plies
+                   : p.outcome == Outcome::kUnknown ? 1000
+                                                      : 2000 + (1000 - p.plies);
+        };
+        std::stable_sort(out.begin(), out.end(), [&](const MoveProof<G>& a, const MoveProof<G>& b) {
+            return rank(a.proof) < rank(b.proof);
+        });
+        return out;
     }
 
     // The single questions, for tests. `aborted()` says whether the time ran out (then the
@@ -125,6 +142,30 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     static constexpr int kMaxDepth = 256;
+
+    // The proof of `root`, reached with the move-count counters `dc`, looking for results of at
+    // most `max_plies` plies.
+    Proof<G> solve_from(const Position<R>& root, DrawCounters dc, int max_plies) {
+        start_ = Clock::now();
+        nodes_ = 0;
+        aborted_ = false;
+        Proof<G> proof;
+        for (int n = 0; n <= max_plies && !aborted_; ++n) {
+            const bool yes = n % 2 ? win(root, n, dc, 0) : lose(root, n, dc, 0);
+            if (aborted_) break;
+            if (yes) {
+                proof.outcome = n % 2 ? Outcome::kForcedWin : Outcome::kForcedLoss;
+                proof.plies = n;
+                proof.line = line(root, n, dc);
+                break;
+            }
+            proof.no_result_plies = n;
+        }
+        if (proof.outcome != Outcome::kUnknown) proof.no_result_plies = -1;
+        proof.nodes = nodes_;
+        proof.seconds = elapsed();
+        return proof;
+    }
 
     void reset() {
         start_ = Clock::now();
@@ -321,9 +362,8 @@ private:
     }
 
     // The proven line: the winner keeps to the shortest win, the loser to the longest resistance.
-    std::vector<M> line(Position<R> p, int n) {
+    std::vector<M> line(Position<R> p, int n, DrawCounters dc) {
         std::vector<M> out;
-        DrawCounters dc;
         bool winner = n % 2 == 1;
         while (n > 0) {
             MoveList<G> list;
@@ -382,6 +422,10 @@ Solver<R>::~Solver() = default;
 template <class R>
 Proof<typename R::Geometry> Solver<R>::solve(const Position<R>& root) {
     return search_->solve(root);
+}
+template <class R>
+std::vector<MoveProof<typename R::Geometry>> Solver<R>::solve_moves(const Position<R>& root) {
+    return search_->solve_moves(root);
 }
 template <class R>
 bool Solver<R>::wins_within(const Position<R>& p, int n) {
