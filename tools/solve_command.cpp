@@ -1,11 +1,13 @@
 // dambit solve: prove the shortest forced win (or the longest loss) of the side to move.
-#include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -196,7 +198,12 @@ int run(const cli::Args& args) {
         s.nodes = s.proof.nodes;
         s.seconds = s.proof.seconds;
         if (with_moves) {
-            s.moves = solver.solve_moves(p);
+            // On a terminal, which move is being proven (each may take the whole time limit).
+            const bool terminal = isatty(2);
+            s.moves = solver.solve_moves(p, [&](int i, int n) {
+                if (terminal) fmt::print(stderr, "\r\033[Kproving move {} of {}", i + 1, n);
+            });
+            if (terminal) std::fputs("\r\033[K", stderr);
             for (const auto& mp : s.moves) s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
         }
         return s;

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,7 +82,9 @@ public:
     // applies to each move's proof), sharing the table with solve() and each other: best first,
     // the wins shortest first, then the moves without a forced result, then the losses longest
     // first (the order of generation among equals).
-    std::vector<MoveProof<G>> solve_moves(const Position<R>& root);
+    // `before_move(i, n)` is called before the proof of the i-th of the n moves (progress).
+    std::vector<MoveProof<G>> solve_moves(
+        const Position<R>& root, const std::function<void(int, int)>& before_move = {});
     // The single questions, for tests. `aborted()` says whether the time ran out (then the
     // answer means nothing).
     bool wins_within(const Position<R>& p, int n);

@@ -93,11 +93,13 @@ public:
 
     Proof<G> solve(const Position<R>& root) { return solve_from(root, {}, opt_.max_plies); }
 
-    std::vector<MoveProof<G>> solve_moves(const Position<R>& root) {
+    std::vector<MoveProof<G>> solve_moves(const Position<R>& root,
+                                          const std::function<void(int, int)>& before_move) {
         MoveList<G> list;
         generate<R>(root, list);
         std::vector<MoveProof<G>> out;
         for (const M& m : list) {
+            if (before_move) before_move(int(out.size()), list.size());
             const DrawCounters dc = opt_.draw_rules ? DrawCounters{}.after(root, m) : DrawCounters{};
             const Proof<G> child = solve_from(root.play(m), dc, opt_.max_plies - 1);
             MoveProof<G> mp;
@@ -424,8 +426,9 @@ Proof<typename R::Geometry> Solver<R>::solve(const Position<R>& root) {
     return search_->solve(root);
 }
 template <class R>
-std::vector<MoveProof<typename R::Geometry>> Solver<R>::solve_moves(const Position<R>& root) {
-    return search_->solve_moves(root);
+std::vector<MoveProof<typename R::Geometry>> Solver<R>::solve_moves(
+    const Position<R>& root, const std::function<void(int, int)>& before_move) {
+    return search_->solve_moves(root, before_move);
 }
 template <class R>
 bool Solver<R>::wins_within(const Position<R>& p, int n) {
