@@ -335,7 +335,7 @@ void compare_with_solve() {
     build<R>(dir.str(), 3, 3);
     Tables<R> tables(dir.str(), 64);
     std::mt19937_64 rng(11);
-    int proven = 0, moves_proven = 0;
+    int proven = 0, moves_proven = 0, turn_moves = 0;
     for (const Material& m : slices_up_to(3)) {
         const SliceIndex<R> index(m);
         for (int k = 0; k < kSolveDrawsPerSlice; ++k) {
@@ -373,11 +373,32 @@ void compare_with_solve() {
                         CHECK((mv.outcome == Outcome::kDraw || mv.plies > 15));
                     ++moves_proven;
                 }
+                // At each of the winner's turns of the proven line (`solve --duals`), every other
+                // move against the tables, from that turn's position.
+                Position<R> q = p;
+                std::size_t played = 0;
+                for (const auto& t : solver.line_turns(p, proof)) {
+                    for (; played + 1 < std::size_t(t.ply); ++played) q = q.play(proof.line[played]);
+                    CHECK(t.move == proof.line[played]);
+                    for (const auto& [move, mp] : t.others) {
+                        CHECK_FALSE(move == t.move);
+                        const Value mv = tables.probe(q.play(move)).parent();
+                        INFO("turn at ply " << t.ply << ", move " << search::join_line<R>(q, {move}));
+                        if (mp.outcome == search::Outcome::kForcedWin)
+                            CHECK(mv == Value::win(mp.plies));
+                        else if (mp.outcome == search::Outcome::kForcedLoss)
+                            CHECK(mv == Value::loss(mp.plies));
+                        else
+                            CHECK((mv.outcome == Outcome::kDraw || mv.plies > 16 - t.ply));
+                        ++turn_moves;
+                    }
+                }
             }
         }
     }
     CHECK(proven > 0);
     CHECK(moves_proven > 0);
+    CHECK(turn_moves > 0);
 }
 
 TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {

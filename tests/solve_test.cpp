@@ -229,6 +229,52 @@ TEST_CASE("solve_moves proves every move on its own, best first", "[solve]") {
     CHECK(solver.solve_moves(parse_fen<Russian>("W:Wa1:Bb2,c3")).empty());
 }
 
+TEST_CASE("line_turns proves the other moves at each of the winner's turns", "[solve]") {
+    // W:Wa1,c1:Ba3 (hand analysis above): the line is a1-b2, the only win in 1; at that turn c1-d2
+    // also wins (in 3), c1-b2 loses (in 4).
+    SolveOptions o;
+    o.hash_megabytes = 4;
+    {
+        Solver<Russian> solver(o);
+        const auto p = parse_fen<Russian>("W:Wa1,c1:Ba3");
+        const auto proof = solver.solve(p);
+        const auto turns = solver.line_turns(p, proof);
+        REQUIRE(turns.size() == 1);
+        CHECK(turns[0].ply == 1);
+        CHECK(move_text<Russian>(*path_of<Russian>(p, turns[0].move)) == "a1-b2");
+        REQUIRE(turns[0].others.size() == 2);
+        CHECK(move_text<Russian>(*path_of<Russian>(p, turns[0].others[0].move)) == "c1-d2");
+        CHECK(turns[0].others[0].proof.outcome == Outcome::kForcedWin);
+        CHECK(turns[0].others[0].proof.plies == 3);
+        CHECK(turns[0].others[1].proof.outcome == Outcome::kForcedLoss);
+        CHECK(turns[0].others[1].proof.plies == 4);
+    }
+    // 0110 W:WK42:B22, win in 7 (solve-reference.md): White moves at plies 1, 3, 5 and 7. The line
+    // is a shortest win, so at each turn no other move wins sooner than the line's remaining
+    // plies, and every other move's proven line is legal from that turn's position.
+    Solver<International> solver(o);
+    auto p = parse_fen<International>("W:WK42:B22");
+    const auto proof = solver.solve(p);
+    REQUIRE(proof.plies == 7);
+    const auto turns = solver.line_turns(p, proof);
+    REQUIRE(turns.size() == 4);
+    for (std::size_t i = 0; i < turns.size(); ++i) {
+        const auto& t = turns[i];
+        CHECK(t.ply == int(2 * i + 1));
+        CHECK(t.move == proof.line[2 * i]);
+        const int left = proof.plies - t.ply + 1;
+        for (const auto& [m, mp] : t.others) {
+            CHECK_FALSE(m == t.move);
+            if (mp.outcome == Outcome::kForcedWin) CHECK(mp.plies >= left);
+            if (mp.outcome != Outcome::kUnknown) check_line(p, mp);
+        }
+        p = p.play(proof.line[2 * i]);
+        if (2 * i + 1 < proof.line.size()) p = p.play(proof.line[2 * i + 1]);
+    }
+    // No proven result, no line, no turns.
+    CHECK(solver.line_turns(p, Proof<International::Geometry>{}).empty());
+}
+
 TEST_CASE("solve says how far it proved that there is no result", "[solve]") {
     // 1010 W:W33:B2 is won in 17 plies (solve-reference.md): within 15 there is no result, and the
     // proof says it looked through all 15. Of its two moves, 33-29 is the one that wins (in 17):

@@ -22,8 +22,8 @@ namespace solve_cmd {
 
 constexpr const char* kHelp =
     "usage: dambit solve [--variant V] (--fen FEN | --file FILE) [--max-plies N]\n"
-    "                    [--max-seconds S] [--draw-rules] [--hash MB] [--moves] [--json]\n"
-    "                    [--egtb DIR [--egtb-cache MB]]\n"
+    "                    [--max-seconds S] [--draw-rules] [--hash MB] [--moves] [--duals]\n"
+    "                    [--json] [--egtb DIR [--egtb-cache MB]]\n"
     "\n"
     "Proves a forced result for the side to move and prints one of\n"
     "  win in N plies: LINE    the shortest forced win; the opponent is first left without\n"
@@ -39,8 +39,8 @@ constexpr const char* kHelp =
     "                     position and a summary: solved, wrong, unsolved, time. Exit status 1\n"
     "                     if any is wrong\n"
     "  --max-plies N      longest result looked for (default 120, at most 250)\n"
-    "  --max-seconds S    time limit per position, and per move with --moves (default 60;\n"
-    "                     0 = none)\n"
+    "  --max-seconds S    time limit per position, and per move with --moves and --duals\n"
+    "                     (default 60; 0 = none)\n"
     "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are\n"
     "                     off and the values are game-theoretic, as endgame tables store them\n"
     "  --hash MB          proof table size (default 256)\n"
@@ -51,10 +51,16 @@ constexpr const char* kHelp =
     "                     W = 1: the key is the only move proven to win, and each other\n"
     "                     move's line says how far it was proven not to. With --file, that\n"
     "                     last text is a fifth field of each position's line\n"
+    "  --duals            at each of the winner's turns in the line, prove every other move\n"
+    "                     on its own too: a line per turn, 'ply P, MOVE: also MOVE in N, ...'\n"
+    "                     (N counted from that turn) or 'no other winning move', with\n"
+    "                     '; no forced result U within N plies' for moves left unresolved,\n"
+    "                     then 'duals at D of T turns'. With --file, a field of its own\n"
     "  --json             one JSON object per position (with --file, then a summary object):\n"
     "                     {\"fen\",\"result\":\"win\"|\"loss\"|\"unknown\",\"plies\",\"line\",\n"
     "                     \"no_result_plies\",\"nodes\",\"seconds\"}, with --file also \"expected\"\n"
-    "                     and \"verdict\", with --moves also \"moves\": [{\"move\",...}]\n"
+    "                     and \"verdict\", with --moves also \"moves\": [{\"move\",...}], with\n"
+    "                     --duals \"turns\": [{\"ply\",\"move\",\"others\": [{\"move\",...}]}]\n"
     DAMBIT_TABLES_HELP
     "                     (positions inside the tables are answered at once and cut the proof\n"
     "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
@@ -135,6 +141,66 @@ json::Array moves_json(const Position<R>& root,
     return a;
 }
 
+// The position at the turn `t` of the proven line, and its move there in the variant's notation.
+template <class R>
+Position<R> turn_position(Position<R> p, const search::Proof<typename R::Geometry>& proof,
+                          const search::LineTurn<typename R::Geometry>& t) {
+    for (int i = 0; i + 1 < t.ply; ++i) p = p.play(proof.line[std::size_t(i)]);
+    return p;
+}
+template <class R>
+std::string turn_move_text(const Position<R>& root,
+                           const search::Proof<typename R::Geometry>& proof,
+                           const search::LineTurn<typename R::Geometry>& t) {
+    return search::join_line<R>(turn_position<R>(root, proof, t), {t.move});
+}
+
+// A turn's other moves that also win ("also MOVE in N, ..." or "no other winning move"), and how
+// many have no forced result within the plies left ("; no forced result U within N plies").
+template <class R>
+std::string turn_text(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
+                      const search::LineTurn<typename R::Geometry>& t) {
+    const Position<R> p = turn_position<R>(root, proof, t);
+    std::string wins;
+    int unknown = 0, bound = 0;
+    for (const auto& [m, mp] : t.others) {
+        if (mp.outcome == search::Outcome::kForcedWin)
+            wins += fmt::format("{}{} in {}", wins.empty() ? "also " : ", ",
+                                search::join_line<R>(p, {m}), mp.plies);
+        else if (mp.outcome == search::Outcome::kUnknown)
+            ++unknown, bound = std::max(bound, mp.no_result_plies);
+    }
+    if (wins.empty()) wins = "no other winning move";
+    if (unknown) wins += fmt::format("; no forced result {} within {} plies", unknown, bound);
+    return wins;
+}
+
+// "duals at D of T turns": the winner's turns in the line with another winning move.
+template <class G>
+std::string duals_summary(const std::vector<search::LineTurn<G>>& turns) {
+    int duals = 0;
+    for (const auto& t : turns) {
+        bool dual = false;
+        for (const auto& mp : t.others) dual |= mp.proof.outcome == search::Outcome::kForcedWin;
+        duals += dual;
+    }
+    return fmt::format("duals at {} of {} turns", duals, turns.size());
+}
+
+// The turns of --duals as a JSON array: {"ply","move","others":[...]} (others as --moves' moves).
+template <class R>
+json::Array turns_json(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
+                       const std::vector<search::LineTurn<typename R::Geometry>>& turns) {
+    json::Array a;
+    for (const auto& t : turns)
+        a.add(json::Object()
+                  .add("ply", t.ply)
+                  .add("move", turn_move_text<R>(root, proof, t))
+                  .add("others", json::Raw(moves_json<R>(turn_position<R>(root, proof, t),
+                                                         t.others))));
+    return a;
+}
+
 // An expected result from a --file line: "win N", "loss N", "win in N plies", ...
 struct Expected {
     bool given = false;
@@ -184,11 +250,14 @@ int run(const cli::Args& args) {
     opt.tables_cache_megabytes = tables.cache_megabytes;
     // The solver (its proof table, its tables) is made once the input is known to be good: a
     // bad FEN or file line is an error before any work.
-    const bool json = args.has("json"), with_moves = args.has("moves");
-    // The root's proof, and with --moves each move's: its total nodes and time.
+    const bool json = args.has("json"), with_moves = args.has("moves"),
+               with_duals = args.has("duals");
+    // The root's proof, with --moves each move's, with --duals the line's turns: the total nodes
+    // and time.
     struct Solved {
         search::Proof<typename R::Geometry> proof;
         std::vector<search::MoveProof<typename R::Geometry>> moves;
+        std::vector<search::LineTurn<typename R::Geometry>> turns;
         std::uint64_t nodes = 0;
         double seconds = 0;
     };
@@ -206,6 +275,18 @@ int run(const cli::Args& args) {
             if (terminal) std::fputs("\r\033[K", stderr);
             for (const auto& mp : s.moves) s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
         }
+        if (with_duals) {
+            const bool terminal = isatty(2);
+            s.turns = solver.line_turns(p, s.proof, [&](int t, int turns, int i, int n) {
+                if (terminal)
+                    fmt::print(stderr, "\r\033[Kproving turn {} of {} of the line: move {} of {}",
+                               t + 1, turns, i + 1, n);
+            });
+            if (terminal) std::fputs("\r\033[K", stderr);
+            for (const auto& t : s.turns)
+                for (const auto& mp : t.others)
+                    s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
+        }
         return s;
     };
     // The JSON object of a solved position, its nodes and seconds the totals.
@@ -217,6 +298,7 @@ int run(const cli::Args& args) {
         total.seconds = s.seconds;
         add_proof<R>(o, p, total);
         if (with_moves) o.add("moves", json::Raw(moves_json<R>(p, s.moves)));
+        if (with_duals) o.add("turns", json::Raw(turns_json<R>(p, s.proof, s.turns)));
         return o;
     };
     if (const auto fen = args.get("fen")) {
@@ -235,6 +317,12 @@ int run(const cli::Args& args) {
             for (const auto& [m, mp] : s.moves)
                 fmt::print("  {:<20} {}\n", search::join_line<R>(p, {m}), move_outcome_text(mp));
             fmt::print("{}\n", moves_summary<R>(p, s.moves));
+        }
+        if (with_duals) {
+            for (const auto& t : s.turns)
+                fmt::print("  ply {}, {}: {}\n", t.ply, turn_move_text<R>(p, s.proof, t),
+                           turn_text<R>(p, s.proof, t));
+            fmt::print("{}\n", duals_summary(s.turns));
         }
         fmt::print("nodes {}, {:.3f} s\n", s.nodes, s.seconds);
         return 0;
@@ -297,7 +385,8 @@ int run(const cli::Args& args) {
             fmt::print("{}\n", o.str());
         } else {
             fmt::print("{}\t{}\t{}\t{:.3f} s{}\n", fen, outcome_text(proof), verdict, s.seconds,
-                       with_moves ? "\t" + moves_summary<R>(p, s.moves) : "");
+                       (with_moves ? "\t" + moves_summary<R>(p, s.moves) : "") +
+                           (with_duals ? "\t" + duals_summary(s.turns) : ""));
         }
         std::fflush(stdout);
     }
@@ -321,7 +410,7 @@ int solve_command(int argc, char** argv) {
     using namespace solve_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv, {"variant", "fen", "file", "max-plies", "max-seconds", "hash",
                                           "egtb", "egtb-cache"},
-                         {"draw-rules", "moves", "json", "help"});
+                         {"draw-rules", "moves", "duals", "json", "help"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() {
         if (args.has("fen") == args.has("file"))
             throw cli::UsageError("give one of --fen and --file");

@@ -62,6 +62,17 @@ struct SolveOptions {
     std::size_t tables_cache_megabytes = 64;
 };
 
+// One of the winner's turns in a proven line: the ply it plays (1 = the line's first move), the
+// move the line plays there, and every other legal move there proven on its own (MoveProof, with
+// the results the line's remaining plies allow), best first. A winning one is a dual: another way
+// to win from that point.
+template <class G>
+struct LineTurn {
+    int ply = 0;
+    Move<G> move;
+    std::vector<MoveProof<G>> others;
+};
+
 template <class R>
 class ProofSearch;
 
@@ -85,6 +96,12 @@ public:
     // `before_move(i, n)` is called before the proof of the i-th of the n moves (progress).
     std::vector<MoveProof<G>> solve_moves(
         const Position<R>& root, const std::function<void(int, int)>& before_move = {});
+    // For a proven result of `root` (solve()'s), each of the winner's turns in its line, the
+    // other moves there each proven as solve_moves() proves them (looking as far as --max-plies
+    // counts from the root). `progress(turn, turns, move, moves)` comes before each move's proof.
+    std::vector<LineTurn<G>> line_turns(
+        const Position<R>& root, const Proof<G>& proof,
+        const std::function<void(int, int, int, int)>& progress = {});
     // The single questions, for tests. `aborted()` says whether the time ran out (then the
     // answer means nothing).
     bool wins_within(const Position<R>& p, int n);

@@ -95,13 +95,49 @@ public:
 
     std::vector<MoveProof<G>> solve_moves(const Position<R>& root,
                                           const std::function<void(int, int)>& before_move) {
+        return moves_from(root, {}, opt_.max_plies, before_move);
+    }
+
+    std::vector<LineTurn<G>> line_turns(const Position<R>& root, const Proof<G>& proof,
+                                        const std::function<void(int, int, int, int)>& progress) {
+        std::vector<LineTurn<G>> out;
+        if (proof.outcome == Outcome::kUnknown) return out;
+        // The winner moves at the odd plies of a win, the even plies of a loss.
+        const int first = proof.outcome == Outcome::kForcedWin ? 0 : 1;
+        const int turns = (int(proof.line.size()) - first + 1) / 2;
+        Position<R> p = root;
+        DrawCounters dc;
+        for (int i = 0; i < int(proof.line.size()); ++i) {
+            const M& played = proof.line[std::size_t(i)];
+            if ((i - first) % 2 == 0) {
+                const int turn = int(out.size());
+                LineTurn<G> t;
+                t.ply = i + 1;
+                t.move = played;
+                for (auto& mp : moves_from(p, dc, opt_.max_plies - i, [&](int j, int n) {
+                         if (progress) progress(turn, turns, j, n);
+                     }))
+                    if (!(mp.move == played)) t.others.push_back(std::move(mp));
+                out.push_back(std::move(t));
+            }
+            if (opt_.draw_rules) dc = dc.after(p, played);
+            p = p.play(played);
+        }
+        return out;
+    }
+
+    // Every legal move of `root` (reached with the counters `dc`) proven on its own, looking for
+    // results of at most `max_plies` plies counting the move.
+    std::vector<MoveProof<G>> moves_from(const Position<R>& root, DrawCounters root_dc,
+                                         int max_plies,
+                                         const std::function<void(int, int)>& before_move) {
         MoveList<G> list;
         generate<R>(root, list);
         std::vector<MoveProof<G>> out;
         for (const M& m : list) {
             if (before_move) before_move(int(out.size()), list.size());
-            const DrawCounters dc = opt_.draw_rules ? DrawCounters{}.after(root, m) : DrawCounters{};
-            const Proof<G> child = solve_from(root.play(m), dc, opt_.max_plies - 1);
+            const DrawCounters dc = opt_.draw_rules ? root_dc.after(root, m) : root_dc;
+            const Proof<G> child = solve_from(root.play(m), dc, max_plies - 1);
             MoveProof<G> mp;
             mp.move = m;
             Proof<G>& p = mp.proof;
@@ -429,6 +465,12 @@ template <class R>
 std::vector<MoveProof<typename R::Geometry>> Solver<R>::solve_moves(
     const Position<R>& root, const std::function<void(int, int)>& before_move) {
     return search_->solve_moves(root, before_move);
+}
+template <class R>
+std::vector<LineTurn<typename R::Geometry>> Solver<R>::line_turns(
+    const Position<R>& root, const Proof<typename R::Geometry>& proof,
+    const std::function<void(int, int, int, int)>& progress) {
+    return search_->line_turns(root, proof, progress);
 }
 template <class R>
 bool Solver<R>::wins_within(const Position<R>& p, int n) {
