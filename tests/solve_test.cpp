@@ -203,8 +203,7 @@ TEST_CASE("solve_moves proves every move on its own, best first", "[solve]") {
     const auto moves = solver.solve_moves(p);
     REQUIRE(moves.size() == 3);
     const char* want_move[] = {"a1-b2", "c1-d2", "c1-b2"};
-    const Outcome want_outcome[] = {Outcome::kForcedWin, Outcome::kForcedWin,
-                                    Outcome::kForcedLoss};
+    const Outcome want_outcome[] = {Outcome::kForcedWin, Outcome::kForcedWin, Outcome::kForcedLoss};
     const int want_plies[] = {1, 3, 4};
     for (int i = 0; i < 3; ++i) {
         const auto& [m, proof] = moves[std::size_t(i)];
@@ -273,6 +272,63 @@ TEST_CASE("line_turns proves the other moves at each of the winner's turns", "[s
     }
     // No proven result, no line, no turns.
     CHECK(solver.line_turns(p, Proof<International::Geometry>{}).empty());
+}
+
+TEST_CASE("a position's result follows from its moves' proofs only when they prove it",
+          "[solve]") {
+    // Made-up proofs of three moves of a position whose own proof found nothing.
+    using G = Russian::Geometry;
+    using MP = MoveProof<G>;
+    const auto move = [](int from, int to) {
+        Move<G> m;
+        m.from = std::uint8_t(from);
+        m.to = std::uint8_t(to);
+        return m;
+    };
+    const auto proven = [&](int from, Outcome o, int plies) {
+        MP mp;
+        mp.move = move(from, from + 4);
+        mp.proof.outcome = o;
+        mp.proof.plies = plies;
+        mp.proof.line = {mp.move};
+        return mp;
+    };
+    const auto open = [&](int from, int bound) {
+        MP mp;
+        mp.move = move(from, from + 4);
+        mp.proof.no_result_plies = bound;
+        return mp;
+    };
+    Proof<G> root;
+    root.no_result_plies = 6;
+    // Wins in 9 and 11, and a move with no result within 7 plies: no win shorter than 9 is left
+    // (a win has an odd length, and 7 is excluded), so the position is won in 9 by that move.
+    auto p = proof_from_moves(root, {proven(0, Outcome::kForcedWin, 11),
+                                     proven(1, Outcome::kForcedWin, 9), open(2, 7)});
+    CHECK(p.outcome == Outcome::kForcedWin);
+    CHECK(p.plies == 9);
+    CHECK(p.line.front() == move(1, 5));
+    CHECK(p.no_result_plies == -1);
+    // The same with that move open only up to 6 plies: it might still win in 7. Nothing claimed.
+    p = proof_from_moves(root, {proven(0, Outcome::kForcedWin, 11),
+                                proven(1, Outcome::kForcedWin, 9), open(2, 6)});
+    CHECK(p.outcome == Outcome::kUnknown);
+    CHECK(p.no_result_plies == 6);
+    // Every move loses: a loss, as long as the longest.
+    p = proof_from_moves(root, {proven(0, Outcome::kForcedLoss, 4),
+                                proven(1, Outcome::kForcedLoss, 8)});
+    CHECK(p.outcome == Outcome::kForcedLoss);
+    CHECK(p.plies == 8);
+    CHECK(p.line.front() == move(1, 5));
+    // One move open, the rest lose: nothing claimed.
+    p = proof_from_moves(root, {proven(0, Outcome::kForcedLoss, 4), open(1, 30)});
+    CHECK(p.outcome == Outcome::kUnknown);
+    // A proven position keeps its own proof.
+    Proof<G> won;
+    won.outcome = Outcome::kForcedWin;
+    won.plies = 3;
+    p = proof_from_moves(won, {proven(0, Outcome::kForcedWin, 1)});
+    CHECK(p.plies == 3);
 }
 
 TEST_CASE("solve says how far it proved that there is no result", "[solve]") {

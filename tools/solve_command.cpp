@@ -50,17 +50,18 @@ constexpr const char* kHelp =
     "                     'moves M, win W (MOVE in N, ...), loss L, no forced result U'.\n"
     "                     W = 1: the key is the only move proven to win, and each other\n"
     "                     move's line says how far it was proven not to. With --file, that\n"
-    "                     last text is a fifth field of each position's line\n"
+    "                     last text is a fifth field of each position's line. A position\n"
+    "                     whose own proof ran out of time gets the result its moves prove\n"
     "  --duals            at each of the winner's turns in the line, prove every other move\n"
     "                     on its own too: a line per turn, 'ply P, MOVE: also MOVE in N, ...'\n"
     "                     (N counted from that turn) or 'no other winning move', with\n"
     "                     '; no forced result U within N plies' for moves left unresolved,\n"
     "                     then 'duals at D of T turns'. With --file, a field of its own\n"
     "  --json             one JSON object per position (with --file, then a summary object):\n"
-    "                     {\"fen\",\"result\":\"win\"|\"loss\"|\"unknown\",\"plies\",\"line\",\n"
-    "                     \"no_result_plies\",\"nodes\",\"seconds\"}, with --file also \"expected\"\n"
-    "                     and \"verdict\", with --moves also \"moves\": [{\"move\",...}], with\n"
-    "                     --duals \"turns\": [{\"ply\",\"move\",\"others\": [{\"move\",...}]}]\n"
+    "                     \"fen\", \"result\" (win, loss, unknown), \"plies\", \"line\",\n"
+    "                     \"no_result_plies\", \"nodes\", \"seconds\"; with --file also\n"
+    "                     \"expected\" and \"verdict\", with --moves \"moves\", with --duals\n"
+    "                     \"turns\" (docs/commands.md)\n"
     DAMBIT_TABLES_HELP
     "                     (positions inside the tables are answered at once and cut the proof\n"
     "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
@@ -196,8 +197,8 @@ json::Array turns_json(const Position<R>& root, const search::Proof<typename R::
         a.add(json::Object()
                   .add("ply", t.ply)
                   .add("move", turn_move_text<R>(root, proof, t))
-                  .add("others", json::Raw(moves_json<R>(turn_position<R>(root, proof, t),
-                                                         t.others))));
+                  .add("others",
+                       json::Raw(moves_json<R>(turn_position<R>(root, proof, t), t.others))));
     return a;
 }
 
@@ -274,6 +275,9 @@ int run(const cli::Args& args) {
             });
             if (terminal) std::fputs("\r\033[K", stderr);
             for (const auto& mp : s.moves) s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
+            // Each move had the time limit of its own: they may prove what the position's proof
+            // ran out of time for.
+            s.proof = search::proof_from_moves(s.proof, s.moves);
         }
         if (with_duals) {
             const bool terminal = isatty(2);
@@ -375,11 +379,9 @@ int run(const cli::Args& args) {
         }
         if (json) {
             json::Object o = solved_json(fen, p, s);
-            o.add("expected", want.given ? std::optional<std::string>(fmt::format(
-                                               "{} {}", want.outcome == search::Outcome::kForcedWin
-                                                            ? "win"
-                                                            : "loss",
-                                               want.plies))
+            const char* word = want.outcome == search::Outcome::kForcedWin ? "win" : "loss";
+            o.add("expected", want.given ? std::optional<std::string>(
+                                               fmt::format("{} {}", word, want.plies))
                                          : std::nullopt);
             o.add("verdict", verdict);
             fmt::print("{}\n", o.str());

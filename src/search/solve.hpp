@@ -73,6 +73,42 @@ struct LineTurn {
     std::vector<MoveProof<G>> others;
 };
 
+// The result of a position as its moves' proofs (Solver::solve_moves) prove it, for a position
+// whose own proof found none (its time ran out): a win in W when a move wins in W and no other
+// move can win sooner (each is proven, or proven without a result within W - 2 plies), with that
+// move's line; a loss in L when every move loses, with the longest one's line; else `root` as it
+// was. A proven `root` is returned as it is.
+template <class G>
+Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves) {
+    if (root.outcome != Outcome::kUnknown || moves.empty()) return root;
+    const MoveProof<G>* best_win = nullptr;
+    const MoveProof<G>* longest_loss = nullptr;
+    bool all_lose = true;
+    for (const auto& mp : moves) {
+        const Proof<G>& p = mp.proof;
+        if (p.outcome == Outcome::kForcedWin && (!best_win || p.plies < best_win->proof.plies))
+            best_win = &mp;
+        if (p.outcome != Outcome::kForcedLoss) all_lose = false;
+        else if (!longest_loss || p.plies > longest_loss->proof.plies) longest_loss = &mp;
+    }
+    const MoveProof<G>* chosen = nullptr;
+    if (best_win) {
+        chosen = best_win;
+        for (const auto& mp : moves)
+            if (mp.proof.outcome == Outcome::kUnknown &&
+                mp.proof.no_result_plies < best_win->proof.plies - 2)
+                chosen = nullptr;  // this move might still win sooner
+    } else if (all_lose) {
+        chosen = longest_loss;
+    }
+    if (!chosen) return root;
+    root.outcome = chosen->proof.outcome;
+    root.plies = chosen->proof.plies;
+    root.line = chosen->proof.line;
+    root.no_result_plies = -1;
+    return root;
+}
+
 template <class R>
 class ProofSearch;
 
@@ -94,8 +130,8 @@ public:
     // the wins shortest first, then the moves without a forced result, then the losses longest
     // first (the order of generation among equals).
     // `before_move(i, n)` is called before the proof of the i-th of the n moves (progress).
-    std::vector<MoveProof<G>> solve_moves(
-        const Position<R>& root, const std::function<void(int, int)>& before_move = {});
+    std::vector<MoveProof<G>> solve_moves(const Position<R>& root,
+                                          const std::function<void(int, int)>& before_move = {});
     // For a proven result of `root` (solve()'s), each of the winner's turns in its line, the
     // other moves there each proven as solve_moves() proves them (looking as far as --max-plies
     // counts from the root). `progress(turn, turns, move, moves)` comes before each move's proof.

@@ -156,9 +156,9 @@ public:
         }
         // Wins shortest first, then no result, then losses longest first.
         const auto rank = [](const Proof<G>& p) {
-            return p.outcome == Outcome::kForcedWin   ? p.plies
+            return p.outcome == Outcome::kForcedWin ? p.plies
                    : p.outcome == Outcome::kUnknown ? 1000
-                                                      : 2000 + (1000 - p.plies);
+                                                    : 2000 + (1000 - p.plies);
         };
         std::stable_sort(out.begin(), out.end(), [&](const MoveProof<G>& a, const MoveProof<G>& b) {
             return rank(a.proof) < rank(b.proof);
