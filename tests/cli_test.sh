@@ -71,7 +71,7 @@ got_moves=$("$dambit" solve --fen 'W:Wa1,c1:Ba3' --moves 2>&1)
 if [ "$(sed '$d' <<<"$got_moves")" = "$want_moves" ] && grep -Eq '^nodes [0-9]+, [0-9.]+ s$' <<<"$(tail -1 <<<"$got_moves")"; then
   pass=$((pass + 1)); else echo "FAIL solve-moves: $got_moves"; fail=$((fail + 1)); fi
 # --duals: at the line's one turn (a1-b2) the other winning move c1-d2 is a dual.
-check solve-duals 0 '^  ply 1, a1-b2: also c1-d2 in 3$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
+check solve-duals 0 '^  ply 1, a1-b2 \(in 1\): also c1-d2 in 3$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
 check solve-duals-sum 0 '^duals at 1 of 1 turns$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
 check solve-duals-json 0 '"turns":\[\{"ply":1,"move":"a1-b2","others":\[\{"move":"c1-d2","result":"win","plies":3,' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --duals --json

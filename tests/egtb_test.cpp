@@ -369,8 +369,8 @@ void compare_with_solve() {
                         CHECK(mv == Value::win(mp.plies));
                     else if (mp.outcome == search::Outcome::kForcedLoss)
                         CHECK(mv == Value::loss(mp.plies));
-                    else
-                        CHECK((mv.outcome == Outcome::kDraw || mv.plies > 15));
+                    else  // no result within the bound it gives: a draw, or longer than that
+                        CHECK((mv.outcome == Outcome::kDraw || mv.plies > mp.no_result_plies));
                     ++moves_proven;
                 }
                 // At each of the winner's turns of the proven line (`solve --duals`), every other
@@ -389,7 +389,10 @@ void compare_with_solve() {
                         else if (mp.outcome == search::Outcome::kForcedLoss)
                             CHECK(mv == Value::loss(mp.plies));
                         else
-                            CHECK((mv.outcome == Outcome::kDraw || mv.plies > 16 - t.ply));
+                            CHECK((mv.outcome == Outcome::kDraw || mv.plies > mp.no_result_plies));
+                        // Looking as far as the root's 15 plies allow from this turn, no further.
+                        if (mp.outcome == search::Outcome::kUnknown)
+                            CHECK(mp.no_result_plies <= 16 - t.ply);
                         ++turn_moves;
                     }
                 }

@@ -274,6 +274,36 @@ TEST_CASE("line_turns proves the other moves at each of the winner's turns", "[s
     CHECK(solver.line_turns(p, Proof<International::Geometry>{}).empty());
 }
 
+TEST_CASE("with the draw rules, every move's win ends before the counter runs out", "[solve]") {
+    // 0201 W:WK1,K7:BK50, win in 7 (solve-reference.md). Two kings against a king: drawn after 5
+    // moves of each side, 10 plies from the root (FMJD, RULES.md §5). With the rules on, a win
+    // that would end after ply 10 of the game is no win: every move's win, and every dual at each
+    // turn of the line (which starts at ply t.ply), must end by ply 10. Without the rules a longer
+    // win is one, so the bound must come from the counters carried from the root to each move.
+    SolveOptions o;
+    o.hash_megabytes = 4;
+    o.draw_rules = true;
+    Solver<International> solver(o);
+    const auto p = parse_fen<International>("W:WK1,K7:BK50");
+    const auto proof = solver.solve(p);
+    REQUIRE(proof.outcome == Outcome::kForcedWin);
+    CHECK(proof.plies == 7);
+    for (const auto& [m, mp] : solver.solve_moves(p))
+        if (mp.outcome == Outcome::kForcedWin) CHECK(mp.plies <= 10);
+    for (const auto& t : solver.line_turns(p, proof))
+        for (const auto& [m, mp] : t.others)
+            if (mp.outcome == Outcome::kForcedWin) CHECK(t.ply - 1 + mp.plies <= 10);
+    // Without the rules, some dual of the line ends later than that: the check above has teeth.
+    SolveOptions free = o;
+    free.draw_rules = false;
+    Solver<International> unruled(free);
+    int late = 0;
+    for (const auto& t : unruled.line_turns(p, unruled.solve(p)))
+        for (const auto& [m, mp] : t.others)
+            late += mp.outcome == Outcome::kForcedWin && t.ply - 1 + mp.plies > 10;
+    CHECK(late > 0);
+}
+
 TEST_CASE("a position's result follows from its moves' proofs only when they prove it",
           "[solve]") {
     // Made-up proofs of three moves of a position whose own proof found nothing.
@@ -345,12 +375,15 @@ TEST_CASE("solve says how far it proved that there is no result", "[solve]") {
     CHECK(root.no_result_plies == 15);
     const auto moves = solver.solve_moves(p);
     REQUIRE(moves.size() == 2);
+    bool found = false;
     for (const auto& [m, proof] : moves) {
         if (move_text<International>(*path_of<International>(p, m)) != "33-29") continue;
+        found = true;
         CHECK(proof.outcome == Outcome::kUnknown);
         CHECK(proof.no_result_plies == 15);
         CHECK(proof.line.empty());
     }
+    CHECK(found);
     // Out of time, the bound is the last number of plies fully answered: less than asked.
     SolveOptions quick;
     quick.max_seconds = 0.02;

@@ -53,10 +53,11 @@ constexpr const char* kHelp =
     "                     last text is a fifth field of each position's line. A position\n"
     "                     whose own proof ran out of time gets the result its moves prove\n"
     "  --duals            at each of the winner's turns in the line, prove every other move\n"
-    "                     on its own too: a line per turn, 'ply P, MOVE: also MOVE in N, ...'\n"
-    "                     (N counted from that turn) or 'no other winning move', with\n"
-    "                     '; no forced result U within N plies' for moves left unresolved,\n"
-    "                     then 'duals at D of T turns'. With --file, a field of its own\n"
+    "                     on its own too: a line per turn, 'ply P, MOVE (in R): also MOVE in\n"
+    "                     N, ...' (R and N counted from that turn) or 'no other winning\n"
+    "                     move', with '; no forced result U within N plies' (the least bound)\n"
+    "                     for moves left unresolved, then 'duals at D of T turns'. With\n"
+    "                     --file, a field of its own\n"
     "  --json             one JSON object per position (with --file, then a summary object):\n"
     "                     \"fen\", \"result\" (win, loss, unknown), \"plies\", \"line\",\n"
     "                     \"no_result_plies\", \"nodes\", \"seconds\"; with --file also\n"
@@ -156,8 +157,9 @@ std::string turn_move_text(const Position<R>& root,
     return search::join_line<R>(turn_position<R>(root, proof, t), {t.move});
 }
 
-// A turn's other moves that also win ("also MOVE in N, ..." or "no other winning move"), and how
-// many have no forced result within the plies left ("; no forced result U within N plies").
+// A turn's other moves that also win ("also MOVE in N, ..." or "no other winning move"), and
+// those without a forced result within the plies left, with the least of their bounds: "; no
+// forced result U within N plies" (then "no other move proven to win").
 template <class R>
 std::string turn_text(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
                       const search::LineTurn<typename R::Geometry>& t) {
@@ -165,27 +167,38 @@ std::string turn_text(const Position<R>& root, const search::Proof<typename R::G
     std::string wins;
     int unknown = 0, bound = 0;
     for (const auto& [m, mp] : t.others) {
-        if (mp.outcome == search::Outcome::kForcedWin)
+        if (mp.outcome == search::Outcome::kForcedWin) {
             wins += fmt::format("{}{} in {}", wins.empty() ? "also " : ", ",
                                 search::join_line<R>(p, {m}), mp.plies);
-        else if (mp.outcome == search::Outcome::kUnknown)
-            ++unknown, bound = std::max(bound, mp.no_result_plies);
+        } else if (mp.outcome == search::Outcome::kUnknown) {
+            bound = unknown ? std::min(bound, mp.no_result_plies) : mp.no_result_plies;
+            ++unknown;
+        }
     }
-    if (wins.empty()) wins = "no other winning move";
+    if (wins.empty()) wins = unknown ? "no other move proven to win" : "no other winning move";
     if (unknown) wins += fmt::format("; no forced result {} within {} plies", unknown, bound);
     return wins;
 }
 
-// "duals at D of T turns": the winner's turns in the line with another winning move.
+// "duals at D of T turns", and ", moves without a forced result at K" when K turns have such
+// moves (they might be duals beyond their bounds); "duals: no proven line" without a line.
 template <class G>
-std::string duals_summary(const std::vector<search::LineTurn<G>>& turns) {
-    int duals = 0;
+std::string duals_summary(const search::Proof<G>& proof,
+                          const std::vector<search::LineTurn<G>>& turns) {
+    if (proof.outcome == search::Outcome::kUnknown) return "duals: no proven line";
+    int duals = 0, open = 0;
     for (const auto& t : turns) {
-        bool dual = false;
-        for (const auto& mp : t.others) dual |= mp.proof.outcome == search::Outcome::kForcedWin;
+        bool dual = false, unknown = false;
+        for (const auto& mp : t.others) {
+            dual |= mp.proof.outcome == search::Outcome::kForcedWin;
+            unknown |= mp.proof.outcome == search::Outcome::kUnknown;
+        }
         duals += dual;
+        open += unknown;
     }
-    return fmt::format("duals at {} of {} turns", duals, turns.size());
+    std::string text = fmt::format("duals at {} of {} turns", duals, turns.size());
+    if (open) text += fmt::format(", moves without a forced result at {}", open);
+    return text;
 }
 
 // The turns of --duals as a JSON array: {"ply","move","others":[...]} (others as --moves' moves).
@@ -324,9 +337,9 @@ int run(const cli::Args& args) {
         }
         if (with_duals) {
             for (const auto& t : s.turns)
-                fmt::print("  ply {}, {}: {}\n", t.ply, turn_move_text<R>(p, s.proof, t),
-                           turn_text<R>(p, s.proof, t));
-            fmt::print("{}\n", duals_summary(s.turns));
+                fmt::print("  ply {}, {} (in {}): {}\n", t.ply, turn_move_text<R>(p, s.proof, t),
+                           s.proof.plies - t.ply + 1, turn_text<R>(p, s.proof, t));
+            fmt::print("{}\n", duals_summary(s.proof, s.turns));
         }
         fmt::print("nodes {}, {:.3f} s\n", s.nodes, s.seconds);
         return 0;
@@ -345,6 +358,7 @@ int run(const cli::Args& args) {
     std::vector<Problem> problems;
     std::string row;
     for (int number = 1; std::getline(in, row); ++number) {
+        if (!row.empty() && row.back() == '\r') row.pop_back();  // a file with CRLF line ends
         const auto tab = row.find('\t');
         const std::string fen = row.substr(0, tab);
         if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
@@ -388,7 +402,7 @@ int run(const cli::Args& args) {
         } else {
             fmt::print("{}\t{}\t{}\t{:.3f} s{}\n", fen, outcome_text(proof), verdict, s.seconds,
                        (with_moves ? "\t" + moves_summary<R>(p, s.moves) : "") +
-                           (with_duals ? "\t" + duals_summary(s.turns) : ""));
+                           (with_duals ? "\t" + duals_summary(proof, s.turns) : ""));
         }
         std::fflush(stdout);
     }

@@ -194,7 +194,11 @@ private:
             if (yes) {
                 proof.outcome = n % 2 ? Outcome::kForcedWin : Outcome::kForcedLoss;
                 proof.plies = n;
+                // The line of a proven result, whatever the time: it is cut short otherwise
+                // (and it re-reads what the proof stored, so it is quick).
+                timed_ = false;
                 proof.line = line(root, n, dc);
+                timed_ = true;
                 break;
             }
             proof.no_result_plies = n;
@@ -211,7 +215,8 @@ private:
     }
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
     void count_node() {
-        if ((++nodes_ & 4095) == 0 && opt_.max_seconds > 0 && elapsed() > opt_.max_seconds)
+        if ((++nodes_ & 4095) == 0 && timed_ && opt_.max_seconds > 0 &&
+            elapsed() > opt_.max_seconds)
             aborted_ = true;
     }
 
@@ -446,6 +451,7 @@ private:
     Clock::time_point start_;
     std::uint64_t nodes_ = 0;
     bool aborted_ = false;
+    bool timed_ = true;  // whether the time limit is checked (not while a proven line is made)
     std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxDepth + 1);
     std::vector<std::array<int, kMaxMoves>> sort_keys_ =
         std::vector<std::array<int, kMaxMoves>>(kMaxDepth + 1);
