@@ -73,7 +73,7 @@ if [ "$(sed '$d' <<<"$got_moves")" = "$want_moves" ] && grep -Eq '^nodes [0-9]+,
 # --duals: at the line's one turn (a1-b2) the other winning move c1-d2 is a dual.
 check solve-duals 0 '^  ply 1, a1-b2 \(in 1\): also c1-d2 in 3$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
 check solve-duals-sum 0 '^duals at 1 of 1 turns$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
-check solve-duals-json 0 '"turns":\[\{"ply":1,"move":"a1-b2","others":\[\{"move":"c1-d2","result":"win","plies":3,' '^$' -- \
+check solve-duals-json 0 '"turns":\[\{"ply":1,"fen":"W:W[^"]*","move":"a1-b2","others":\[\{"move":"c1-d2","result":"win","plies":3,' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --duals --json
 check solve-moves-json 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win","plies":1,"line":\["a1-b2"\],"no_result_plies":null,"nodes":[0-9]+,"seconds":[0-9.]+,"moves":\[\{"move":"a1-b2","result":"win","plies":1,.*\{"move":"c1-b2","result":"loss","plies":4,"line":\["c1-b2","a3:c1","a1-b2","c1:a3"\],' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --moves --json

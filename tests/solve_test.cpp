@@ -283,6 +283,7 @@ TEST_CASE("with the draw rules, every move's win ends before the counter runs ou
     SolveOptions o;
     o.hash_megabytes = 4;
     o.draw_rules = true;
+    o.max_plies = 21;  // room for wins ending after ply 10; the drawn moves are searched this far
     Solver<International> solver(o);
     const auto p = parse_fen<International>("W:WK1,K7:BK50");
     const auto proof = solver.solve(p);
@@ -339,10 +340,21 @@ TEST_CASE("a position's result follows from its moves' proofs only when they pro
     CHECK(p.plies == 9);
     CHECK(p.line.front() == move(1, 5));
     CHECK(p.no_result_plies == -1);
-    // The same with that move open only up to 6 plies: it might still win in 7. Nothing claimed.
+    // The same with that move open only up to 6 plies: it might still win in 7. Nothing claimed
+    // but the bound: no win within 6 (the open move), no loss at all (a move wins), so 6.
     p = proof_from_moves(root, {proven(0, Outcome::kForcedWin, 11),
                                 proven(1, Outcome::kForcedWin, 9), open(2, 6)});
     CHECK(p.outcome == Outcome::kUnknown);
+    CHECK(p.no_result_plies == 6);
+    // Moves open up to 12 and 14, one lost in 10: no win within 12 (the least open bound; the
+    // lost move never wins), no loss within 14 (the most: that move holds 14 plies), so 12, more
+    // than the position's own 6.
+    p = proof_from_moves(root, {open(0, 12), open(1, 14), proven(2, Outcome::kForcedLoss, 10)});
+    CHECK(p.outcome == Outcome::kUnknown);
+    CHECK(p.no_result_plies == 12);
+    // One move lost in 4, one open up to 3: no win within 3 (the open move might win in 5) and no
+    // loss within 3 (both moves hold 3 plies): 3, less than the position's own 6, which stays.
+    p = proof_from_moves(root, {proven(0, Outcome::kForcedLoss, 4), open(1, 3)});
     CHECK(p.no_result_plies == 6);
     // Every move loses: a loss, as long as the longest.
     p = proof_from_moves(root, {proven(0, Outcome::kForcedLoss, 4),

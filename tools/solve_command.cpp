@@ -201,7 +201,8 @@ std::string duals_summary(const search::Proof<G>& proof,
     return text;
 }
 
-// The turns of --duals as a JSON array: {"ply","move","others":[...]} (others as --moves' moves).
+// The turns of --duals as a JSON array: {"ply","fen","move","others":[...]} (others as --moves'
+// moves, their lines from the turn's position "fen").
 template <class R>
 json::Array turns_json(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
                        const std::vector<search::LineTurn<typename R::Geometry>>& turns) {
@@ -209,6 +210,7 @@ json::Array turns_json(const Position<R>& root, const search::Proof<typename R::
     for (const auto& t : turns)
         a.add(json::Object()
                   .add("ply", t.ply)
+                  .add("fen", to_fen<R>(turn_position<R>(root, proof, t)))
                   .add("move", turn_move_text<R>(root, proof, t))
                   .add("others",
                        json::Raw(moves_json<R>(turn_position<R>(root, proof, t), t.others))));

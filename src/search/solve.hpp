@@ -14,6 +14,7 @@
 // theoretic values endgame tables store) and, when on, their counters are part of the table key.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -76,8 +77,9 @@ struct LineTurn {
 // The result of a position as its moves' proofs (Solver::solve_moves) prove it, for a position
 // whose own proof found none (its time ran out): a win in W when a move wins in W and no other
 // move can win sooner (each is proven, or proven without a result within W - 2 plies), with that
-// move's line; a loss in L when every move loses, with the longest one's line; else `root` as it
-// was. A proven `root` is returned as it is.
+// move's line; a loss in L when every move loses, with the longest one's line; else `root` with
+// the larger of its own no_result_plies and the one its moves prove. A proven `root` is returned
+// as it is.
 template <class G>
 Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves) {
     if (root.outcome != Outcome::kUnknown || moves.empty()) return root;
@@ -101,7 +103,25 @@ Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves)
     } else if (all_lose) {
         chosen = longest_loss;
     }
-    if (!chosen) return root;
+    if (!chosen) {
+        // Still no result: the plies the moves prove to hold none. No win within K while every
+        // move loses, wins only later than K, or has no result within K; no loss within K while
+        // some move wins, loses only later than K, or has no result within K.
+        constexpr int kAll = 1 << 20;
+        int no_win = kAll, no_loss = -1;
+        for (const auto& mp : moves) {
+            const Proof<G>& p = mp.proof;
+            const int bound = p.outcome == Outcome::kUnknown ? p.no_result_plies : 0;
+            no_win = std::min(no_win, p.outcome == Outcome::kForcedLoss  ? kAll
+                                      : p.outcome == Outcome::kForcedWin ? p.plies - 1
+                                                                         : bound);
+            no_loss = std::max(no_loss, p.outcome == Outcome::kForcedWin    ? kAll
+                                        : p.outcome == Outcome::kForcedLoss ? p.plies - 1
+                                                                            : bound);
+        }
+        root.no_result_plies = std::max(root.no_result_plies, std::min(no_win, no_loss));
+        return root;
+    }
     root.outcome = chosen->proof.outcome;
     root.plies = chosen->proof.plies;
     root.line = chosen->proof.line;
