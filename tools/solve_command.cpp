@@ -95,25 +95,37 @@ std::string move_outcome_text(const search::Proof<G>& p) {
     return fmt::format("no forced result within {} plies", std::max(p.no_result_plies, 0));
 }
 
+// The proofs of the moves of position `p` counted: the winning ones as "MOVE in N, ..." (best
+// first, as they come), the losses, and the moves without a forced result with the least of
+// their bounds.
+template <class R>
+struct Tally {
+    int wins = 0, losses = 0, unknown = 0, least_bound = 0;
+    std::string winners;
+    Tally(const Position<R>& p, const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
+        for (const auto& [m, mp] : moves) {
+            if (mp.outcome == search::Outcome::kForcedWin) {
+                winners += fmt::format("{}{} in {}", wins ? ", " : "", search::join_line<R>(p, {m}),
+                                       mp.plies);
+                ++wins;
+            } else if (mp.outcome == search::Outcome::kForcedLoss) {
+                ++losses;
+            } else {
+                least_bound =
+                    unknown ? std::min(least_bound, mp.no_result_plies) : mp.no_result_plies;
+                ++unknown;
+            }
+        }
+    }
+};
+
 // "moves M, win W (MOVE in N, ...), loss L, no forced result U".
 template <class R>
 std::string moves_summary(const Position<R>& root,
                           const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
-    int wins = 0, losses = 0, unknown = 0;
-    std::string winners;
-    for (const auto& [m, p] : moves) {
-        if (p.outcome == search::Outcome::kForcedWin) {
-            winners += fmt::format("{}{} in {}", wins ? ", " : "", search::join_line<R>(root, {m}),
-                                   p.plies);
-            ++wins;
-        } else if (p.outcome == search::Outcome::kForcedLoss) {
-            ++losses;
-        } else {
-            ++unknown;
-        }
-    }
-    return fmt::format("moves {}, win {}{}, loss {}, no forced result {}", moves.size(), wins,
-                       wins ? " (" + winners + ")" : "", losses, unknown);
+    const Tally<R> t(root, moves);
+    return fmt::format("moves {}, win {}{}, loss {}, no forced result {}", moves.size(), t.wins,
+                       t.wins ? " (" + t.winners + ")" : "", t.losses, t.unknown);
 }
 
 // Adds a proof's fields to `o`, its line in the variant's notation played from `p`.
@@ -143,41 +155,33 @@ json::Array moves_json(const Position<R>& root,
     return a;
 }
 
-// The position at the turn `t` of the proven line, and its move there in the variant's notation.
+// The position at each of `turns` (the proven line played from `root` up to the turn).
 template <class R>
-Position<R> turn_position(Position<R> p, const search::Proof<typename R::Geometry>& proof,
-                          const search::LineTurn<typename R::Geometry>& t) {
-    for (int i = 0; i + 1 < t.ply; ++i) p = p.play(proof.line[std::size_t(i)]);
-    return p;
-}
-template <class R>
-std::string turn_move_text(const Position<R>& root,
-                           const search::Proof<typename R::Geometry>& proof,
-                           const search::LineTurn<typename R::Geometry>& t) {
-    return search::join_line<R>(turn_position<R>(root, proof, t), {t.move});
+std::vector<Position<R>> turn_positions(
+    Position<R> p, const search::Proof<typename R::Geometry>& proof,
+    const std::vector<search::LineTurn<typename R::Geometry>>& turns) {
+    std::vector<Position<R>> out;
+    std::size_t played = 0;
+    for (const auto& t : turns) {
+        for (; played + 1 < std::size_t(t.ply); ++played) p = p.play(proof.line[played]);
+        out.push_back(p);
+    }
+    return out;
 }
 
 // A turn's other moves that also win ("also MOVE in N, ..." or "no other winning move"), and
 // those without a forced result within the plies left, with the least of their bounds: "; no
-// forced result U within N plies" (then "no other move proven to win").
+// forced result U within N plies" (then "no other move proven to win"). `at`: its position.
 template <class R>
-std::string turn_text(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
-                      const search::LineTurn<typename R::Geometry>& t) {
-    const Position<R> p = turn_position<R>(root, proof, t);
-    std::string wins;
-    int unknown = 0, bound = 0;
-    for (const auto& [m, mp] : t.others) {
-        if (mp.outcome == search::Outcome::kForcedWin) {
-            wins += fmt::format("{}{} in {}", wins.empty() ? "also " : ", ",
-                                search::join_line<R>(p, {m}), mp.plies);
-        } else if (mp.outcome == search::Outcome::kUnknown) {
-            bound = unknown ? std::min(bound, mp.no_result_plies) : mp.no_result_plies;
-            ++unknown;
-        }
-    }
-    if (wins.empty()) wins = unknown ? "no other move proven to win" : "no other winning move";
-    if (unknown) wins += fmt::format("; no forced result {} within {} plies", unknown, bound);
-    return wins;
+std::string turn_text(const Position<R>& at, const search::LineTurn<typename R::Geometry>& t) {
+    const Tally<R> tally(at, t.others);
+    std::string text = tally.wins      ? "also " + tally.winners
+                       : tally.unknown ? "no other move proven to win"
+                                       : "no other winning move";
+    if (tally.unknown)
+        text += fmt::format("; no forced result {} within {} plies", tally.unknown,
+                            tally.least_bound);
+    return text;
 }
 
 // "duals at D of T turns", and ", moves without a forced result at K" when K turns have such
@@ -202,18 +206,17 @@ std::string duals_summary(const search::Proof<G>& proof,
 }
 
 // The turns of --duals as a JSON array: {"ply","fen","move","others":[...]} (others as --moves'
-// moves, their lines from the turn's position "fen").
+// moves, their lines from the turn's position "fen"). `at`: the turns' positions.
 template <class R>
-json::Array turns_json(const Position<R>& root, const search::Proof<typename R::Geometry>& proof,
-                       const std::vector<search::LineTurn<typename R::Geometry>>& turns) {
+json::Array turns_json(const std::vector<search::LineTurn<typename R::Geometry>>& turns,
+                       const std::vector<Position<R>>& at) {
     json::Array a;
-    for (const auto& t : turns)
+    for (std::size_t i = 0; i < turns.size(); ++i)
         a.add(json::Object()
-                  .add("ply", t.ply)
-                  .add("fen", to_fen<R>(turn_position<R>(root, proof, t)))
-                  .add("move", turn_move_text<R>(root, proof, t))
-                  .add("others",
-                       json::Raw(moves_json<R>(turn_position<R>(root, proof, t), t.others))));
+                  .add("ply", turns[i].ply)
+                  .add("fen", to_fen<R>(at[i]))
+                  .add("move", search::join_line<R>(at[i], {turns[i].move}))
+                  .add("others", json::Raw(moves_json<R>(at[i], turns[i].others))));
     return a;
 }
 
@@ -274,17 +277,18 @@ int run(const cli::Args& args) {
         search::Proof<typename R::Geometry> proof;
         std::vector<search::MoveProof<typename R::Geometry>> moves;
         std::vector<search::LineTurn<typename R::Geometry>> turns;
+        std::vector<Position<R>> at;  // the position at each of `turns`
         std::uint64_t nodes = 0;
         double seconds = 0;
     };
+    // On a terminal, which move is being proven (each may take the whole time limit).
+    const bool terminal = isatty(2);
     const auto solve = [&](search::Solver<R>& solver, const Position<R>& p) {
         Solved s;
         s.proof = solver.solve(p);
         s.nodes = s.proof.nodes;
         s.seconds = s.proof.seconds;
         if (with_moves) {
-            // On a terminal, which move is being proven (each may take the whole time limit).
-            const bool terminal = isatty(2);
             s.moves = solver.solve_moves(p, [&](int i, int n) {
                 if (terminal) fmt::print(stderr, "\r\033[Kproving move {} of {}", i + 1, n);
             });
@@ -295,13 +299,13 @@ int run(const cli::Args& args) {
             s.proof = search::proof_from_moves(s.proof, s.moves);
         }
         if (with_duals) {
-            const bool terminal = isatty(2);
             s.turns = solver.line_turns(p, s.proof, [&](int t, int turns, int i, int n) {
                 if (terminal)
                     fmt::print(stderr, "\r\033[Kproving turn {} of {} of the line: move {} of {}",
                                t + 1, turns, i + 1, n);
             });
             if (terminal) std::fputs("\r\033[K", stderr);
+            s.at = turn_positions<R>(p, s.proof, s.turns);
             for (const auto& t : s.turns)
                 for (const auto& mp : t.others)
                     s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
@@ -317,7 +321,7 @@ int run(const cli::Args& args) {
         total.seconds = s.seconds;
         add_proof<R>(o, p, total);
         if (with_moves) o.add("moves", json::Raw(moves_json<R>(p, s.moves)));
-        if (with_duals) o.add("turns", json::Raw(turns_json<R>(p, s.proof, s.turns)));
+        if (with_duals) o.add("turns", json::Raw(turns_json<R>(s.turns, s.at)));
         return o;
     };
     if (const auto fen = args.get("fen")) {
@@ -338,9 +342,12 @@ int run(const cli::Args& args) {
             fmt::print("{}\n", moves_summary<R>(p, s.moves));
         }
         if (with_duals) {
-            for (const auto& t : s.turns)
-                fmt::print("  ply {}, {} (in {}): {}\n", t.ply, turn_move_text<R>(p, s.proof, t),
-                           s.proof.plies - t.ply + 1, turn_text<R>(p, s.proof, t));
+            for (std::size_t i = 0; i < s.turns.size(); ++i) {
+                const auto& t = s.turns[i];
+                fmt::print("  ply {}, {} (in {}): {}\n", t.ply,
+                           search::join_line<R>(s.at[i], {t.move}), s.proof.plies - t.ply + 1,
+                           turn_text<R>(s.at[i], t));
+            }
             fmt::print("{}\n", duals_summary(s.proof, s.turns));
         }
         fmt::print("nodes {}, {:.3f} s\n", s.nodes, s.seconds);
