@@ -66,7 +66,7 @@ want_moves='win in 1 plies: a1-b2
   a1-b2                win in 1 plies
   c1-d2                win in 3 plies
   c1-b2                loss in 4 plies
-moves 3, win 2 (a1-b2 in 1, c1-d2 in 3), loss 1, no forced result 0'
+moves 3, win 2 (a1-b2 in 1, c1-d2 in 3), draw 0, loss 1, no forced result 0'
 got_moves=$("$dambit" solve --fen 'W:Wa1,c1:Ba3' --moves 2>&1)
 if [ "$(sed '$d' <<<"$got_moves")" = "$want_moves" ] && grep -Eq '^nodes [0-9]+, [0-9.]+ s$' <<<"$(tail -1 <<<"$got_moves")"; then
   pass=$((pass + 1)); else echo "FAIL solve-moves: $got_moves"; fail=$((fail + 1)); fi
@@ -75,7 +75,7 @@ check solve-duals 0 '^  ply 1, a1-b2 \(in 1\): also c1-d2 in 3$' '^$' -- solve -
 check solve-duals-sum 0 '^duals at 1 of 1 turns$' '^$' -- solve --fen 'W:Wa1,c1:Ba3' --duals
 check solve-duals-json 0 '"turns":\[\{"ply":1,"fen":"W:W[^"]*","move":"a1-b2","others":\[\{"move":"c1-d2","result":"win","plies":3,' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --duals --json
-check solve-moves-json 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win","plies":1,"line":\["a1-b2"\],"no_result_plies":null,"nodes":[0-9]+,"seconds":[0-9.]+,"moves":\[\{"move":"a1-b2","result":"win","plies":1,.*\{"move":"c1-b2","result":"loss","plies":4,"line":\["c1-b2","a3:c1","a1-b2","c1:a3"\],' '^$' -- \
+check solve-moves-json 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win","plies":1,"line":\["a1-b2"\],"no_result_plies":null,"cannot_lose":true,"cannot_win":false,"nodes":[0-9]+,"seconds":[0-9.]+,"moves":\[\{"move":"a1-b2","result":"win","plies":1,.*\{"move":"c1-b2","result":"loss","plies":4,"line":\["c1-b2","a3:c1","a1-b2","c1:a3"\],' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --moves --json
 # ../shared/solve-reference.md: W:W33:B2 is won in 17 plies, so within 15 there is no result,
 # and the JSON says how far that was proven.
@@ -92,8 +92,33 @@ if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_json")" -eq 3 ] &&
    grep -Eq '^\{"solved":1,"wrong":1,"unsolved":0,"seconds":[0-9.]+\}$' <<<"$(sed -n 3p <<<"$got_json")"; then
   pass=$((pass + 1)); else echo "FAIL solve-file-json: $got_json"; fail=$((fail + 1)); fi
 printf 'W:Wa1,c1:Ba3\twin 1\n' >"$sfile"
-check solve-file-moves 0 '^W:Wa1,c1:Ba3	win in 1 plies	solved	[0-9.]+ s	moves 3, win 2 \(a1-b2 in 1, c1-d2 in 3\), loss 1, no forced result 0$' '^$' -- \
+check solve-file-moves 0 '^W:Wa1,c1:Ba3	win in 1 plies	solved	[0-9.]+ s	moves 3, win 2 \(a1-b2 in 1, c1-d2 in 3\), draw 0, loss 1, no forced result 0$' '^$' -- \
   solve --file "$sfile" --moves
+# Draws, with the 2-piece tables (a king against a king is drawn unless one takes the other at
+# once). White's king h2 must take g3 and may land on f4, e5, d6, c7 or b8: on e5, the long
+# diagonal, Black's king a1 takes it (a loss in 2 plies); anywhere else it is a king against a
+# king, out of reach: a draw. So the position is drawn, and neither side can win.
+tdir=$(mktemp -d)
+"$dambit" egtb build --variant russian --pieces 2 --dir "$tdir" >/dev/null 2>&1
+want_draw='draw
+  h2:d6                draw
+  h2:c7                draw
+  h2:b8                draw
+  h2:f4                draw
+  h2:e5                loss in 2 plies
+moves 5, win 0, draw 4, loss 1, no forced result 0'
+got_draw=$("$dambit" solve --fen 'W:WKh2:BKa1,g3' --egtb "$tdir" --moves 2>&1)
+if [ "$(sed '$d' <<<"$got_draw")" = "$want_draw" ]; then
+  pass=$((pass + 1)); else echo "FAIL solve-draw: $got_draw"; fail=$((fail + 1)); fi
+check solve-draw-json 0 '^\{"fen":"W:WKh2:BKa1,g3","result":"draw","plies":null,"line":\[\],"no_result_plies":null,"cannot_lose":true,"cannot_win":true,' '^$' -- \
+  solve --fen 'W:WKh2:BKa1,g3' --egtb "$tdir" --json
+printf 'W:WKh2:BKa1,g3\tdraw\nW:WKh2:BKa1,g3\twin 3\n' >"$sfile"
+check solve-file-draw 1 '^W:WKh2:BKa1,g3	draw	solved	' '^$' -- solve --file "$sfile" --egtb "$tdir"
+check solve-file-draw-wrong 1 '^W:WKh2:BKa1,g3	draw	WRONG	' '^$' -- solve --file "$sfile" --egtb "$tdir"
+check solve-file-draw-sum 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --file "$sfile" --egtb "$tdir"
+printf 'W:WKh2:BKa1,g3\tdraw 3\n' >"$sfile"
+check solve-file-bad-draw 2 '^$' "unexpected '3' after the expected result 'draw 3'" -- solve --file "$sfile"
+rm -rf "$tdir"
 printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
 # Every line is checked before the first search: nothing solved, nothing printed.
 check solve-file-bad-fen 2 '^$' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"

@@ -371,6 +371,39 @@ TEST_CASE("a position's result follows from its moves' proofs only when they pro
     won.plies = 3;
     p = proof_from_moves(won, {proven(0, Outcome::kForcedWin, 1)});
     CHECK(p.plies == 3);
+
+    // Draws. A drawn move and a lost one: no move can win, one cannot lose: a draw.
+    p = proof_from_moves(root, {proven(0, Outcome::kDrawn, 0), proven(1, Outcome::kForcedLoss, 6)});
+    CHECK(p.outcome == Outcome::kDrawn);
+    CHECK((p.cannot_lose && p.cannot_win));
+    CHECK(p.no_result_plies == -1);
+    CHECK(p.line.empty());
+    // A drawn move and an open one (which might win): not lost, but not a draw; the open move's
+    // 9 plies bound the win, the drawn move never loses.
+    p = proof_from_moves(root, {proven(0, Outcome::kDrawn, 0), open(1, 9)});
+    CHECK(p.outcome == Outcome::kUnknown);
+    CHECK(p.cannot_lose);
+    CHECK_FALSE(p.cannot_win);
+    CHECK(p.no_result_plies == 9);
+    // The same open move proven unable to win (half of a draw): now no move can win.
+    MP half = open(1, 9);
+    half.proof.cannot_win = true;
+    p = proof_from_moves(root, {proven(0, Outcome::kDrawn, 0), half});
+    CHECK(p.outcome == Outcome::kDrawn);
+    // Only halves: one move cannot win, another is lost. Neither can win, neither is proven not
+    // to lose: no result, but the position cannot win, and no loss within 11 plies (the lost
+    // move holds 11, and the side picks the move that holds longer).
+    p = proof_from_moves(root, {half, proven(0, Outcome::kForcedLoss, 12)});
+    CHECK(p.outcome == Outcome::kUnknown);
+    CHECK(p.cannot_win);
+    CHECK_FALSE(p.cannot_lose);
+    CHECK(p.no_result_plies == 11);
+    // A win and a draw: the win, the draw cannot win sooner.
+    p = proof_from_moves(root, {proven(0, Outcome::kDrawn, 0), proven(1, Outcome::kForcedWin, 7)});
+    CHECK(p.outcome == Outcome::kForcedWin);
+    CHECK(p.plies == 7);
+    CHECK(p.cannot_lose);
+    CHECK_FALSE(p.cannot_win);
 }
 
 TEST_CASE("solve says how far it proved that there is no result", "[solve]") {

@@ -29,25 +29,31 @@ constexpr const char* kHelp =
     "  win in N plies: LINE    the shortest forced win; the opponent is first left without\n"
     "                          a legal move after ply N; LINE is best play by both sides\n"
     "  loss in N plies: LINE   every move loses; LINE is the longest resistance\n"
-    "  no forced result within the limits\n"
+    "  draw                    neither side can force a win (proven with --egtb or\n"
+    "                          --draw-rules: play that reaches drawn table positions,\n"
+    "                          the rules' draws or repetitions)\n"
+    "  no forced result within the limits, with '; cannot lose' or '; cannot win' when\n"
+    "                          one half of a draw is proven\n"
     "followed by the node count and the time. A result is printed only when proven.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
     "  --fen FEN          the position\n"
-    "  --file FILE        one FEN per line, optionally a tab and the expected result ('win N' or\n"
-    "                     'loss N'; 'win in N plies' also accepted); prints one line per\n"
-    "                     position and a summary: solved, wrong, unsolved, time. Exit status 1\n"
-    "                     if any is wrong\n"
+    "  --file FILE        one FEN per line, optionally a tab and the expected result ('win N',\n"
+    "                     'loss N' or 'draw'; 'win in N plies' also accepted); prints one\n"
+    "                     line per position and a summary: solved, wrong, unsolved, time.\n"
+    "                     Exit status 1 if any is wrong\n"
     "  --max-plies N      longest result looked for (default 120, at most 250)\n"
     "  --max-seconds S    time limit per position, and per move with --moves and --duals\n"
     "                     (default 60; 0 = none)\n"
     "  --draw-rules       apply the move-count draw rules (RULES.md §5); by default they are\n"
     "                     off and the values are game-theoretic, as endgame tables store them\n"
-    "  --hash MB          proof table size (default 256)\n"
+    "  --hash MB          proof table size (default 256; the draw search, when on, takes an\n"
+    "                     eighth more)\n"
     "  --moves            also prove every legal move on its own (each with the time limit):\n"
     "                     one line per move, 'MOVE  win in N plies' (wins shortest first),\n"
-    "                     'no forced result within N plies', 'loss in N plies', then\n"
-    "                     'moves M, win W (MOVE in N, ...), loss L, no forced result U'.\n"
+    "                     'draw', 'no forced result within N plies', 'loss in N plies', then\n"
+    "                     'moves M, win W (MOVE in N, ...), draw D, loss L, no forced\n"
+    "                     result U'.\n"
     "                     W = 1: the key is the only move proven to win, and each other\n"
     "                     move's line says how far it was proven not to. With --file, that\n"
     "                     last text is a fifth field of each position's line. A position\n"
@@ -59,13 +65,21 @@ constexpr const char* kHelp =
     "                     for moves left unresolved, then 'duals at D of T turns'. With\n"
     "                     --file, a field of its own\n"
     "  --json             one JSON object per position (with --file, then a summary object):\n"
-    "                     \"fen\", \"result\" (win, loss, unknown), \"plies\", \"line\",\n"
-    "                     \"no_result_plies\", \"nodes\", \"seconds\"; with --file also\n"
+    "                     \"fen\", \"result\" (win, loss, draw, unknown), \"plies\", \"line\",\n"
+    "                     \"no_result_plies\", \"cannot_lose\", \"cannot_win\", \"nodes\",\n"
+    "                     \"seconds\"; with --file also\n"
     "                     \"expected\" and \"verdict\", with --moves \"moves\", with --duals\n"
     "                     \"turns\" (docs/commands.md)\n"
     DAMBIT_TABLES_HELP
     "                     (positions inside the tables are answered at once and cut the proof\n"
     "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
+
+// Half of a draw proven: "; cannot lose" or "; cannot win" (of the side to move, or of the side
+// making a move), for a proof without a result.
+template <class G>
+std::string half_text(const search::Proof<G>& p) {
+    return p.cannot_lose ? "; cannot lose" : p.cannot_win ? "; cannot win" : "";
+}
 
 template <class G>
 std::string outcome_text(const search::Proof<G>& p) {
@@ -74,33 +88,37 @@ std::string outcome_text(const search::Proof<G>& p) {
             return fmt::format("win in {} plies", p.plies);
         case search::Outcome::kForcedLoss:
             return fmt::format("loss in {} plies", p.plies);
+        case search::Outcome::kDrawn:
+            return "draw";
         case search::Outcome::kUnknown:
             break;
     }
-    return "no forced result within the limits";
+    return "no forced result within the limits" + half_text(p);
 }
 
 template <class G>
 const char* result_word(const search::Proof<G>& p) {
     return p.outcome == search::Outcome::kForcedWin    ? "win"
            : p.outcome == search::Outcome::kForcedLoss ? "loss"
+           : p.outcome == search::Outcome::kDrawn      ? "draw"
                                                        : "unknown";
 }
 
-// One move's result: "win in N plies", "loss in N plies", or "no forced result within N plies"
-// (the plies proven to hold none, counting the move).
+// One move's result: "win in N plies", "loss in N plies", "draw", or "no forced result within N
+// plies" (the plies proven to hold none, counting the move) with the half of a draw proven.
 template <class G>
 std::string move_outcome_text(const search::Proof<G>& p) {
     if (p.outcome != search::Outcome::kUnknown) return outcome_text(p);
-    return fmt::format("no forced result within {} plies", std::max(p.no_result_plies, 0));
+    return fmt::format("no forced result within {} plies", std::max(p.no_result_plies, 0)) +
+           half_text(p);
 }
 
 // The proofs of the moves of position `p` counted: the winning ones as "MOVE in N, ..." (best
-// first, as they come), the losses, and the moves without a forced result with the least of
-// their bounds.
+// first, as they come), the draws, the losses, and the moves without a forced result with the
+// least of their bounds.
 template <class R>
 struct Tally {
-    int wins = 0, losses = 0, unknown = 0, least_bound = 0;
+    int wins = 0, draws = 0, losses = 0, unknown = 0, least_bound = 0;
     std::string winners;
     Tally(const Position<R>& p, const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
         for (const auto& [m, mp] : moves) {
@@ -110,6 +128,8 @@ struct Tally {
                 ++wins;
             } else if (mp.outcome == search::Outcome::kForcedLoss) {
                 ++losses;
+            } else if (mp.outcome == search::Outcome::kDrawn) {
+                ++draws;
             } else {
                 least_bound =
                     unknown ? std::min(least_bound, mp.no_result_plies) : mp.no_result_plies;
@@ -119,13 +139,14 @@ struct Tally {
     }
 };
 
-// "moves M, win W (MOVE in N, ...), loss L, no forced result U".
+// "moves M, win W (MOVE in N, ...), draw D, loss L, no forced result U".
 template <class R>
 std::string moves_summary(const Position<R>& root,
                           const std::vector<search::MoveProof<typename R::Geometry>>& moves) {
     const Tally<R> t(root, moves);
-    return fmt::format("moves {}, win {}{}, loss {}, no forced result {}", moves.size(), t.wins,
-                       t.wins ? " (" + t.winners + ")" : "", t.losses, t.unknown);
+    return fmt::format("moves {}, win {}{}, draw {}, loss {}, no forced result {}", moves.size(),
+                       t.wins, t.wins ? " (" + t.winners + ")" : "", t.draws, t.losses,
+                       t.unknown);
 }
 
 // Adds a proof's fields to `o`, its line in the variant's notation played from `p`.
@@ -133,11 +154,14 @@ template <class R>
 json::Object& add_proof(json::Object& o, const Position<R>& p,
                         const search::Proof<typename R::Geometry>& proof) {
     const bool known = proof.outcome != search::Outcome::kUnknown;
+    const bool decided = known && proof.outcome != search::Outcome::kDrawn;
     return o.add("result", result_word(proof))
-        .add("plies", known ? std::optional<int>(proof.plies) : std::nullopt)
+        .add("plies", decided ? std::optional<int>(proof.plies) : std::nullopt)
         .add("line", search::line_text<R>(p, proof.line))
         .add("no_result_plies",
              known ? std::nullopt : std::optional<int>(std::max(proof.no_result_plies, 0)))
+        .add("cannot_lose", proof.cannot_lose)
+        .add("cannot_win", proof.cannot_win)
         .add("nodes", proof.nodes)
         .add("seconds", json::Fixed{proof.seconds, 3});
 }
@@ -189,7 +213,9 @@ std::string turn_text(const Position<R>& at, const search::LineTurn<typename R::
 template <class G>
 std::string duals_summary(const search::Proof<G>& proof,
                           const std::vector<search::LineTurn<G>>& turns) {
-    if (proof.outcome == search::Outcome::kUnknown) return "duals: no proven line";
+    if (proof.outcome != search::Outcome::kForcedWin &&
+        proof.outcome != search::Outcome::kForcedLoss)
+        return "duals: no proven line";
     int duals = 0, open = 0;
     for (const auto& t : turns) {
         bool dual = false, unknown = false;
@@ -220,7 +246,7 @@ json::Array turns_json(const std::vector<search::LineTurn<typename R::Geometry>>
     return a;
 }
 
-// An expected result from a --file line: "win N", "loss N", "win in N plies", ...
+// An expected result from a --file line: "win N", "loss N", "win in N plies", "draw", ...
 struct Expected {
     bool given = false;
     search::Outcome outcome = search::Outcome::kUnknown;
@@ -232,9 +258,19 @@ Expected parse_expected(const std::string& text, int line_number) {
     std::istringstream in(text);
     std::string word, number;
     if (!(in >> word)) return e;
+    const std::string where = "line " + std::to_string(line_number) + ": ";
+    if (word == "draw") {
+        std::string extra;
+        if (in >> extra)
+            throw cli::UsageError(where + "unexpected '" + extra +
+                                  "' after the expected result '" + text + "'");
+        e.given = true;
+        e.outcome = search::Outcome::kDrawn;
+        return e;
+    }
     if (word != "win" && word != "loss")
-        throw cli::UsageError("line " + std::to_string(line_number) + ": bad expected result '" +
-                              text + "' (want 'win N' or 'loss N')");
+        throw cli::UsageError(where + "bad expected result '" + text +
+                              "' (want 'win N', 'loss N' or 'draw')");
     in >> number;
     if (number == "in") in >> number;
     std::string rest, extra;
@@ -242,7 +278,6 @@ Expected parse_expected(const std::string& text, int line_number) {
     std::istringstream more(rest);
     more >> extra;
     if (extra == "plies" || extra == "ply") extra.clear(), more >> extra;
-    const std::string where = "line " + std::to_string(line_number) + ": ";
     if (!extra.empty())
         throw cli::UsageError(where + "unexpected '" + extra + "' after the expected result '" +
                               text + "'");
@@ -403,9 +438,11 @@ int run(const cli::Args& args) {
         if (json) {
             json::Object o = solved_json(fen, p, s);
             const char* word = want.outcome == search::Outcome::kForcedWin ? "win" : "loss";
-            o.add("expected", want.given ? std::optional<std::string>(
-                                               fmt::format("{} {}", word, want.plies))
-                                         : std::nullopt);
+            o.add("expected",
+                  !want.given ? std::nullopt
+                  : want.outcome == search::Outcome::kDrawn
+                      ? std::optional<std::string>("draw")
+                      : std::optional<std::string>(fmt::format("{} {}", word, want.plies)));
             o.add("verdict", verdict);
             fmt::print("{}\n", o.str());
         } else {

@@ -12,6 +12,16 @@
 // nearer the end at every move, so no position recurs and the repetition rule cannot change the
 // length. The move-count draw rules do change values, so they are off by default (the game-
 // theoretic values endgame tables store) and, when on, their counters are part of the table key.
+//
+// Draws are proven by a third search, beside the first two, when something can end a game in a
+// draw inside the search: endgame tables or the move-count rules. A draw is two proofs: the side
+// to move cannot lose (it has a move after which the opponent cannot win) and cannot win (after
+// each of its moves the opponent cannot lose). Their leaves are drawn table positions, positions
+// the rules declare drawn, the proven wins and losses of the other two searches, and repetitions:
+// a position that recurs on the line being proven is a cycle the defender can keep to forever,
+// and a game that never ends is not lost (the repetition rule makes it a draw; the tables count
+// it one). Not losing is a property kept forever, so a cycle back to a position being proven is
+// part of the proof; only what was proven without any cycle to a position above it is stored.
 #pragma once
 
 #include <algorithm>
@@ -27,7 +37,7 @@
 
 namespace dambit::search {
 
-enum class Outcome { kForcedWin, kForcedLoss, kUnknown };
+enum class Outcome { kForcedWin, kForcedLoss, kDrawn, kUnknown };
 
 template <class G>
 struct Proof {
@@ -40,11 +50,17 @@ struct Proof {
     // this many plies exists), -1 when not even 0 plies were answered. The whole --max-plies when
     // the search went that far, less when the time ran out first.
     int no_result_plies = -1;
+    // What is proven of the side to move whatever the plies: it cannot lose (a win, a draw, or
+    // only that half of a draw), it cannot win (a loss, a draw, or that half).
+    bool cannot_lose = false;
+    bool cannot_win = false;
 };
 
 // The proof of one legal move, for the side that makes it: a win in N plies when the position it
-// leads to is lost in N - 1, a loss in N when that position is won in N - 1, and no forced result
-// within N plies when that position has none within N - 1. The line starts with the move.
+// leads to is lost in N - 1, a loss in N when that position is won in N - 1, a draw when it is
+// drawn, and no forced result within N plies when that position has none within N - 1 (then
+// cannot_lose when the opponent cannot win there, cannot_win when it cannot lose). The line
+// starts with the move.
 template <class G>
 struct MoveProof {
     Move<G> move;
@@ -61,6 +77,9 @@ struct SolveOptions {
     // draw rules, since the tables hold game-theoretic values.
     std::string tables_dir;
     std::size_t tables_cache_megabytes = 64;
+    // Look for draws (with tables or the draw rules only: nothing else can end a game drawn), in
+    // at most a quarter of the nodes.
+    bool prove_draws = true;
 };
 
 // One of the winner's turns in a proven line: the ply it plays (1 = the line's first move), the
@@ -77,45 +96,65 @@ struct LineTurn {
 // The result of a position as its moves' proofs (Solver::solve_moves) prove it, for a position
 // whose own proof found none (its time ran out): a win in W when a move wins in W and no other
 // move can win sooner (each is proven, or proven without a result within W - 2 plies), with that
-// move's line; a loss in L when every move loses, with the longest one's line; else `root` with
-// the larger of its own no_result_plies and the one its moves prove. A proven `root` is returned
-// as it is.
+// move's line; a draw when no move can win and one draws (or cannot lose); a loss in L when every
+// move loses, with the longest one's line; else `root` with the larger of its own
+// no_result_plies and the one its moves prove, and what its moves prove of cannot_lose (one move
+// cannot lose) and cannot_win (no move can win). A proven `root` is returned as it is.
 template <class G>
 Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves) {
     if (root.outcome != Outcome::kUnknown || moves.empty()) return root;
+    // What a move's proof says, the outcome's halves included.
+    const auto cannot_win = [](const Proof<G>& p) {
+        return p.cannot_win || p.outcome == Outcome::kForcedLoss || p.outcome == Outcome::kDrawn;
+    };
+    const auto cannot_lose = [](const Proof<G>& p) {
+        return p.cannot_lose || p.outcome == Outcome::kForcedWin || p.outcome == Outcome::kDrawn;
+    };
     const MoveProof<G>* best_win = nullptr;
     const MoveProof<G>* longest_loss = nullptr;
-    bool all_lose = true;
+    bool all_lose = true, none_wins = true, one_holds = false;
     for (const auto& mp : moves) {
         const Proof<G>& p = mp.proof;
         if (p.outcome == Outcome::kForcedWin && (!best_win || p.plies < best_win->proof.plies))
             best_win = &mp;
         if (p.outcome != Outcome::kForcedLoss) all_lose = false;
         else if (!longest_loss || p.plies > longest_loss->proof.plies) longest_loss = &mp;
+        none_wins &= cannot_win(p);
+        one_holds |= cannot_lose(p);
     }
     const MoveProof<G>* chosen = nullptr;
     if (best_win) {
         chosen = best_win;
         for (const auto& mp : moves)
-            if (mp.proof.outcome == Outcome::kUnknown &&
+            if (mp.proof.outcome == Outcome::kUnknown && !cannot_win(mp.proof) &&
                 mp.proof.no_result_plies < best_win->proof.plies - 2)
                 chosen = nullptr;  // this move might still win sooner
     } else if (all_lose) {
         chosen = longest_loss;
     }
+    root.cannot_lose |= one_holds;
+    root.cannot_win |= none_wins;
+    if (!chosen && root.cannot_lose && root.cannot_win) {
+        root.outcome = Outcome::kDrawn;
+        root.plies = 0;
+        root.line.clear();
+        root.no_result_plies = -1;
+        return root;
+    }
     if (!chosen) {
         // Still no result: the plies the moves prove to hold none. No win within K while every
-        // move loses, wins only later than K, or has no result within K; no loss within K while
-        // some move wins, loses only later than K, or has no result within K.
+        // move loses, cannot win, wins only later than K, or has no result within K; no loss
+        // within K while some move wins, cannot lose, loses only later than K, or has no result
+        // within K.
         constexpr int kAll = 1 << 20;
         int no_win = kAll, no_loss = -1;
         for (const auto& mp : moves) {
             const Proof<G>& p = mp.proof;
             const int bound = p.outcome == Outcome::kUnknown ? p.no_result_plies : 0;
-            no_win = std::min(no_win, p.outcome == Outcome::kForcedLoss  ? kAll
+            no_win = std::min(no_win, cannot_win(p)                      ? kAll
                                       : p.outcome == Outcome::kForcedWin ? p.plies - 1
                                                                          : bound);
-            no_loss = std::max(no_loss, p.outcome == Outcome::kForcedWin    ? kAll
+            no_loss = std::max(no_loss, cannot_lose(p)                      ? kAll
                                         : p.outcome == Outcome::kForcedLoss ? p.plies - 1
                                                                             : bound);
         }
@@ -126,6 +165,8 @@ Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves)
     root.plies = chosen->proof.plies;
     root.line = chosen->proof.line;
     root.no_result_plies = -1;
+    root.cannot_lose = root.outcome == Outcome::kForcedWin;
+    root.cannot_win = root.outcome == Outcome::kForcedLoss;
     return root;
 }
 

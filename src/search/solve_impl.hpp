@@ -19,23 +19,15 @@
 
 namespace dambit::search {
 
-// The bounds the solver keeps per position.
-class ProofTable {
+// A hash table of 16-byte entries in buckets of four, each entry with its `key` and a `used`
+// weight (0 = empty): a new key replaces the least used entry of its bucket.
+template <class E>
+class BucketTable {
 public:
-    static constexpr std::uint8_t kUnknown = 255;
-    struct Entry {
-        std::uint64_t key = 0;
-        std::uint8_t no_win = 0;       // win(p, n) is false for every n <= no_win
-        std::uint8_t win = kUnknown;   // win(p, n) is true for every n >= win
-        std::uint8_t no_loss = 0;      // lose(p, n) is false for every n <= no_loss
-        std::uint8_t loss = kUnknown;  // lose(p, n) is true for every n >= loss
-        std::uint8_t win_move = 0;     // 1 + index of the move that proved `win` (0: none)
-        std::uint8_t hold_move = 0;    // 1 + index of a move that refuted lose(p, no_loss)
-        std::uint16_t used = 0;        // 0 = empty; else 1 + the larger bound, for replacement
-    };
+    using Entry = E;
     static_assert(sizeof(Entry) == 16);
 
-    explicit ProofTable(std::size_t megabytes) { resize(megabytes); }
+    explicit BucketTable(std::size_t megabytes) { resize(megabytes); }
     // On huge pages where the system offers them (allocate_table).
     void resize(std::size_t megabytes) {
         std::size_t n = 4;
@@ -76,19 +68,49 @@ private:
     std::size_t mask_ = 0;
 };
 
+// The bounds the solver keeps per position.
+struct ProofEntry {
+    static constexpr std::uint8_t kUnknown = 255;
+    static constexpr std::uint8_t kNever = 255;  // no_win, no_loss: whatever the plies
+    std::uint64_t key = 0;
+    std::uint8_t no_win = 0;       // win(p, n) is false for every n <= no_win
+    std::uint8_t win = kUnknown;   // win(p, n) is true for every n >= win
+    std::uint8_t no_loss = 0;      // lose(p, n) is false for every n <= no_loss
+    std::uint8_t loss = kUnknown;  // lose(p, n) is true for every n >= loss
+    std::uint8_t win_move = 0;     // 1 + index of the move that proved `win` (0: none)
+    std::uint8_t hold_move = 0;    // 1 + index of a move that refuted lose(p, no_loss)
+    std::uint16_t used = 0;        // 0 = empty; else 1 + the larger bound, for replacement
+};
+using ProofTable = BucketTable<ProofEntry>;
+
+// The draw search's failures per position: the deepest search that did not prove that the side
+// to move cannot lose (`holds`) or cannot win (`denies`). Its successes go to the ProofTable as
+// bounds that hold for every number of plies.
+struct DrawEntry {
+    std::uint64_t key = 0;
+    std::uint8_t hold_failed = 0;  // holds(p, d) was not proven for any d < hold_failed
+    std::uint8_t deny_failed = 0;  // denies(p, d) likewise
+    std::uint16_t used = 0;        // 0 = empty; else 1 + the larger depth
+    std::uint32_t unused = 0;
+};
+using DrawTable = BucketTable<DrawEntry>;
+
 template <class R>
 class ProofSearch {
     using G = typename R::Geometry;
     using M = Move<G>;
-    using Entry = ProofTable::Entry;
+    using Entry = ProofEntry;
 
 public:
     explicit ProofSearch(const SolveOptions& o = {})
-        : opt_(o), table_(o.use_table ? o.hash_megabytes : 0) {
+        : opt_(o), table_(o.use_table ? o.hash_megabytes : 0), draw_table_(0) {
         if (!o.tables_dir.empty() && !o.draw_rules) {
             tables_ = std::make_unique<egtb::Tables<R>>(o.tables_dir, o.tables_cache_megabytes);
             table_pieces_ = tables_->complete_pieces();
         }
+        // Draws need an end that is drawn: a table, or the rules.
+        draw_search_ = o.prove_draws && o.use_table && (table_pieces_ > 0 || o.draw_rules);
+        if (draw_search_) draw_table_.resize(std::max<std::size_t>(1, o.hash_megabytes / 8));
     }
 
     Proof<G> solve(const Position<R>& root) { return solve_from(root, {}, opt_.max_plies); }
@@ -101,7 +123,8 @@ public:
     std::vector<LineTurn<G>> line_turns(const Position<R>& root, const Proof<G>& proof,
                                         const std::function<void(int, int, int, int)>& progress) {
         std::vector<LineTurn<G>> out;
-        if (proof.outcome == Outcome::kUnknown) return out;
+        if (proof.outcome != Outcome::kForcedWin && proof.outcome != Outcome::kForcedLoss)
+            return out;
         // The winner moves at the odd plies of a win, the even plies of a loss.
         const int first = proof.outcome == Outcome::kForcedWin ? 0 : 1;
         const int turns = (int(proof.line.size()) - first + 1) / 2;
@@ -143,9 +166,13 @@ public:
             Proof<G>& p = mp.proof;
             p.outcome = child.outcome == Outcome::kForcedLoss  ? Outcome::kForcedWin
                         : child.outcome == Outcome::kForcedWin ? Outcome::kForcedLoss
-                                                               : Outcome::kUnknown;
-            p.plies = p.outcome == Outcome::kUnknown ? 0 : child.plies + 1;
-            if (p.outcome != Outcome::kUnknown) {
+                                                               : child.outcome;
+            const bool decided =
+                p.outcome == Outcome::kForcedWin || p.outcome == Outcome::kForcedLoss;
+            p.plies = decided ? child.plies + 1 : 0;
+            p.cannot_lose = child.cannot_win;
+            p.cannot_win = child.cannot_lose;
+            if (decided) {
                 p.line.push_back(m);
                 p.line.insert(p.line.end(), child.line.begin(), child.line.end());
             }
@@ -154,9 +181,10 @@ public:
             p.no_result_plies = child.outcome == Outcome::kUnknown ? child.no_result_plies + 1 : -1;
             out.push_back(std::move(mp));
         }
-        // Wins shortest first, then no result, then losses longest first.
+        // Wins shortest first, then draws, then no result, then losses longest first.
         const auto rank = [](const Proof<G>& p) {
             return p.outcome == Outcome::kForcedWin ? p.plies
+                   : p.outcome == Outcome::kDrawn   ? 500
                    : p.outcome == Outcome::kUnknown ? 1000
                                                     : 2000 + (1000 - p.plies);
         };
@@ -175,7 +203,10 @@ public:
     bool aborted() const { return aborted_; }
     std::uint64_t nodes() const { return nodes_; }
     // Forgets every proven bound, so that the next solve starts from nothing.
-    void clear_table() { table_.clear(); }
+    void clear_table() {
+        table_.clear();
+        draw_table_.clear();
+    }
 
 private:
     using Clock = std::chrono::steady_clock;
@@ -186,9 +217,13 @@ private:
     Proof<G> solve_from(const Position<R>& root, DrawCounters dc, int max_plies) {
         start_ = Clock::now();
         nodes_ = 0;
+        draw_nodes_ = 0;
         aborted_ = false;
         Proof<G> proof;
+        DrawState draw;
         for (int n = 0; n <= max_plies && !aborted_; ++n) {
+            // The draw search in turn with the other two, in a quarter of the nodes.
+            if (prove_draw(root, dc, draw, max_plies, false)) break;
             const bool yes = n % 2 ? win(root, n, dc, 0) : lose(root, n, dc, 0);
             if (aborted_) break;
             if (yes) {
@@ -203,10 +238,44 @@ private:
             }
             proof.no_result_plies = n;
         }
+        // Neither a win nor a loss within max_plies: the draw search may go on a while.
+        if (proof.outcome == Outcome::kUnknown && !aborted_)
+            prove_draw(root, dc, draw, max_plies, true);
+        proof.cannot_lose = draw.cannot_lose || proof.outcome == Outcome::kForcedWin;
+        proof.cannot_win = draw.cannot_win || proof.outcome == Outcome::kForcedLoss;
+        if (proof.cannot_lose && proof.cannot_win) proof.outcome = Outcome::kDrawn;
         if (proof.outcome != Outcome::kUnknown) proof.no_result_plies = -1;
         proof.nodes = nodes_;
         proof.seconds = elapsed();
         return proof;
+    }
+
+    // How far the draw search of a root has gone: the next depth to try, and the halves proven.
+    struct DrawState {
+        int depth = 1;
+        bool cannot_lose = false, cannot_win = false;
+    };
+
+    // Deepens the draw search of `root` while its nodes stay within a quarter of the other
+    // searches' (`last`, after them: within twice theirs and 65536 more). True when a draw is
+    // proven.
+    bool prove_draw(const Position<R>& root, DrawCounters dc, DrawState& s, int max_plies,
+                    bool last) {
+        if (!draw_search_) return false;
+        const int deepest = std::min(max_plies, kMaxDepth - 64);  // captures are not counted
+        while (!(s.cannot_lose && s.cannot_win) && s.depth <= deepest && !aborted_) {
+            const std::uint64_t others = nodes_ - draw_nodes_;
+            draw_budget_ = last ? 2 * others + 65536 : others / 4 + 4096;
+            if (draw_nodes_ >= draw_budget_) break;
+            draw_stopped_ = false;
+            int low = 0;
+            if (!s.cannot_lose) s.cannot_lose = holds(root, s.depth, dc, 0, 0, low);
+            if (!s.cannot_win && !draw_stopped_ && !aborted_)
+                s.cannot_win = denies(root, s.depth, dc, 0, 0, low);
+            if (draw_stopped_ || aborted_) break;  // this depth again, with more nodes
+            ++s.depth;
+        }
+        return s.cannot_lose && s.cannot_win;
     }
 
     void reset() {
@@ -389,6 +458,134 @@ private:
         return true;
     }
 
+    // The draw search: holds(p, d) proves that the side to move cannot lose, denies(p, d) that
+    // it cannot win, looking d plies deep (captures not counted: they end in the tables). True
+    // only when proven. `since`: the first ply of the line a repetition can go back to (none
+    // before the last capture or man move). `low`: set to the ply of the position above this one
+    // that a repetition in the proof went back to, or kMaxDepth; a proof that went back above
+    // itself holds on this line only and is not stored.
+    bool holds(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
+        low = kMaxDepth;
+        if (!count_draw_node()) return false;
+        MoveList<G>& list = lists_[ply];
+        generate<R>(p, list);
+        if (list.empty()) return false;  // lost
+        if (drawn(p, dc)) return true;
+        if (const auto v = table_value(p)) return v->outcome != egtb::Outcome::kLoss;
+        const std::uint64_t key = key_of(p, dc);
+        if (const Entry* e = find(key)) {
+            if (e->no_loss == Entry::kNever || e->win != Entry::kUnknown) return true;
+            if (e->loss != Entry::kUnknown) return false;
+        }
+        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        const bool quiet = !list[0].is_capture();
+        if (d <= 0 && quiet) return false;
+        if (const DrawEntry* f = draw_table_.find(key); f && f->hold_failed > d) return false;
+        path_[ply] = position_key(p);
+        // Order: the move that held before, children known not to be won by the opponent, then
+        // the moves that leave the opponent the fewest replies.
+        const Entry* e = find(key);
+        const int hint = e && e->hold_move ? e->hold_move - 1 : -1;
+        auto& keys = sort_keys_[ply];
+        auto& index = index_[ply];
+        for (int i = 0; i < list.size(); ++i) {
+            const Position<R> c = p.play(list[i]);
+            const Entry* ce = find(key_of(c, opt_.draw_rules ? dc.after(p, list[i]) : dc));
+            int k = -count_moves<R>(c);
+            if (ce && (ce->no_win == Entry::kNever || ce->loss != Entry::kUnknown)) k += 1 << 16;
+            if (i == hint) k += 1 << 20;
+            keys[i] = k;
+            index[i] = i;
+        }
+        sort_by_keys(list.size(), keys, index);
+        for (int j = 0; j < list.size(); ++j) {
+            const int i = index[j];
+            const M m = lists_[ply][i];
+            const bool reversible = m.king_moves() && !m.is_capture();
+            int below = kMaxDepth;
+            if (denies(p.play(m), quiet ? d - 1 : d, opt_.draw_rules ? dc.after(p, m) : dc,
+                       ply + 1, reversible ? since : ply + 1, below)) {
+                if (below >= ply) store_no_loss(key, Entry::kNever, i);
+                else low = below;
+                return true;
+            }
+            if (aborted_ || draw_stopped_) return false;
+        }
+        note_draw_failure(key, d, true);
+        return false;
+    }
+
+    bool denies(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
+        low = kMaxDepth;
+        if (!count_draw_node()) return false;
+        MoveList<G>& list = lists_[ply];
+        generate<R>(p, list);
+        if (list.empty()) return true;  // lost: not won
+        if (drawn(p, dc)) return true;
+        if (const auto v = table_value(p)) return v->outcome != egtb::Outcome::kWin;
+        const std::uint64_t key = key_of(p, dc);
+        if (const Entry* e = find(key)) {
+            if (e->no_win == Entry::kNever || e->loss != Entry::kUnknown) return true;
+            if (e->win != Entry::kUnknown) return false;
+        }
+        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        const bool quiet = !list[0].is_capture();
+        if (d <= 0 && quiet) return false;
+        if (const DrawEntry* f = draw_table_.find(key); f && f->deny_failed > d) return false;
+        path_[ply] = position_key(p);
+        // Order: the replies most likely to refute, first: those that failed before, deepest
+        // first; those known to hold, last.
+        auto& keys = sort_keys_[ply];
+        auto& index = index_[ply];
+        for (int i = 0; i < list.size(); ++i) {
+            const std::uint64_t ck =
+                key_of(p.play(list[i]), opt_.draw_rules ? dc.after(p, list[i]) : dc);
+            const Entry* ce = find(ck);
+            const DrawEntry* cf = draw_table_.find(ck);
+            int k = cf ? int(cf->hold_failed) : 0;
+            if (ce && (ce->no_loss == Entry::kNever || ce->win != Entry::kUnknown)) k -= 1 << 16;
+            keys[i] = k;
+            index[i] = i;
+        }
+        sort_by_keys(list.size(), keys, index);
+        int least = kMaxDepth;
+        for (int j = 0; j < list.size(); ++j) {
+            const M m = lists_[ply][index[j]];
+            const bool reversible = m.king_moves() && !m.is_capture();
+            int below = kMaxDepth;
+            if (!holds(p.play(m), quiet ? d - 1 : d, opt_.draw_rules ? dc.after(p, m) : dc,
+                       ply + 1, reversible ? since : ply + 1, below)) {
+                if (!aborted_ && !draw_stopped_) note_draw_failure(key, d, false);
+                return false;
+            }
+            least = std::min(least, below);
+        }
+        if (least >= ply) store_no_win(key, Entry::kNever);
+        else low = least;
+        return true;
+    }
+
+    // Counts a node of the draw search; false when the search must stop (time or its nodes).
+    bool count_draw_node() {
+        count_node();
+        if (++draw_nodes_ > draw_budget_) draw_stopped_ = true;
+        return !aborted_ && !draw_stopped_;
+    }
+    // The ply of an earlier position of the line, from `since` on, that `p` repeats with the same
+    // side to move; -1 if none.
+    int repeated(const Position<R>& p, int ply, int since) const {
+        const std::uint64_t k = position_key(p);
+        for (int i = ply - 2; i >= since; i -= 2)
+            if (path_[std::size_t(i)] == k) return i;
+        return -1;
+    }
+    void note_draw_failure(std::uint64_t key, int d, bool holding) {
+        DrawEntry& f = draw_table_.slot(key);
+        std::uint8_t& failed = holding ? f.hold_failed : f.deny_failed;
+        failed = std::uint8_t(std::max<int>(failed, d + 1));
+        f.used = std::max(f.used, std::uint16_t(d + 1));
+    }
+
     static void sort_by_keys(int n, std::array<int, kMaxMoves>& keys,
                              std::array<int, kMaxMoves>& index) {
         for (int i = 1; i < n; ++i) {
@@ -435,17 +632,29 @@ private:
     // What the endgame tables know of win(p, n) (n odd) or lose(p, n) (n even): true or false
     // when they decide it, nothing when p is outside them or the distance is not stored.
     std::optional<bool> table_answer(const Position<R>& p, int n, bool asking_win) {
-        if (!table_pieces_ || popcount(p.occupied()) > table_pieces_ || !p.them())
-            return std::nullopt;
-        const egtb::Value v = tables_->probe(p);
+        const auto tv = table_value(p);
+        if (!tv) return std::nullopt;
+        const egtb::Value v = *tv;
         const egtb::Outcome want = asking_win ? egtb::Outcome::kWin : egtb::Outcome::kLoss;
         if (v.outcome != want) return false;
         if (v.known_distance()) return v.plies <= n;
         return std::nullopt;  // won (or lost), but how fast is not stored: search on
     }
+    // The tables' value of `p`, if it is inside them.
+    std::optional<egtb::Value> table_value(const Position<R>& p) {
+        if (!table_pieces_ || popcount(p.occupied()) > table_pieces_ || !p.them())
+            return std::nullopt;
+        return tables_->probe(p);
+    }
 
     SolveOptions opt_;
     ProofTable table_;
+    DrawTable draw_table_;
+    bool draw_search_ = false;
+    std::uint64_t draw_nodes_ = 0;   // the draw search's share of nodes_
+    std::uint64_t draw_budget_ = 0;  // draw_nodes_ allowed in this go
+    bool draw_stopped_ = false;      // the draw search reached draw_budget_
+    std::array<std::uint64_t, kMaxDepth + 1> path_{};  // the draw search's line, position keys
     std::unique_ptr<egtb::Tables<R>> tables_;
     int table_pieces_ = 0;
     Clock::time_point start_;
