@@ -320,6 +320,58 @@ TEST_CASE("egtb: International distances equal the published longest wins", "[eg
     CHECK(longest == 41);
 }
 
+// The solver's draws (and halves of draws) proven with the tables of 2 pieces only, on random
+// positions of 3 pieces, against the tables of 3: a draw is the tables' draw, "cannot lose" is
+// never their loss, "cannot win" never their win. A draw here is proven by play that reaches
+// drawn 2-piece positions (a capture) or repeats. Every move's proof (`solve --moves`) likewise.
+// `tables`: those of 3 pieces.
+// Four positions a slice, two under AddressSanitizer.
+#ifdef __SANITIZE_ADDRESS__
+constexpr int kDrawSolvesPerSlice = 2;
+#else
+constexpr int kDrawSolvesPerSlice = 4;
+#endif
+template <class R>
+void compare_draws_with_tables(Tables<R>& tables) {
+    TempDir small(std::string(R::kName) + "_draws2");
+    build<R>(small.str(), 2, 2);
+    std::mt19937_64 rng(17);
+    int draws = 0, checked = 0;
+    const auto check = [&](const search::Proof<typename R::Geometry>& proof, const Value& v) {
+        if (proof.outcome == search::Outcome::kForcedWin) CHECK(v == Value::win(proof.plies));
+        if (proof.outcome == search::Outcome::kForcedLoss) CHECK(v == Value::loss(proof.plies));
+        if (proof.outcome == search::Outcome::kDrawn) {
+            CHECK(v.outcome == Outcome::kDraw);
+            CHECK((proof.cannot_lose && proof.cannot_win));
+            ++draws;
+        }
+        if (proof.cannot_lose) CHECK(v.outcome != Outcome::kLoss);
+        if (proof.cannot_win) CHECK(v.outcome != Outcome::kWin);
+        ++checked;
+    };
+    for (const Material& m : slices_up_to(3)) {
+        if (m.pieces() != 3) continue;
+        const SliceIndex<R> index(m);
+        for (int k = 0; k < kDrawSolvesPerSlice; ++k) {
+            Position<R> p = index.position(rng() % index.size());
+            if (rng() % 2) p = flip(p);
+            search::SolveOptions o;
+            o.max_plies = 11;
+            o.hash_megabytes = 2;
+            o.tables_dir = small.str();
+            search::Solver<R> solver(o);
+            INFO(R::kName << " " << to_fen<R>(p));
+            check(solver.solve(p), tables.probe(p));
+            for (const auto& [move, mp] : solver.solve_moves(p)) {
+                INFO("move " << search::join_line<R>(p, {move}));
+                check(mp, tables.probe(p.play(move)).parent());
+            }
+        }
+    }
+    CHECK(checked > 0);
+    CHECK(draws > 0);
+}
+
 // Where the solver proves a result, the tables say the same (random quiet positions of 3 pieces,
 // every variant, distances included); where it proves none within 15 plies, the tables have no
 // result that short. Twelve draws a slice; four under AddressSanitizer, where the solves took a
@@ -402,68 +454,7 @@ void compare_with_solve() {
     CHECK(proven > 0);
     CHECK(moves_proven > 0);
     CHECK(turn_moves > 0);
-}
-
-// The solver's draws (and halves of draws) proven with the tables of 2 pieces only, on random
-// positions of 3 pieces, against the tables of 3: a draw is the tables' draw, "cannot lose" is
-// never their loss, "cannot win" never their win. A draw here is proven by play that reaches
-// drawn 2-piece positions (a capture) or repeats. Every move's proof (`solve --moves`) likewise.
-// Four positions a slice, two under AddressSanitizer.
-#ifdef __SANITIZE_ADDRESS__
-constexpr int kDrawSolvesPerSlice = 2;
-#else
-constexpr int kDrawSolvesPerSlice = 4;
-#endif
-template <class R>
-void compare_draws_with_tables() {
-    TempDir small(std::string(R::kName) + "_draws2"), full(std::string(R::kName) + "_draws3");
-    build<R>(small.str(), 2, 2);
-    build<R>(full.str(), 3, 3);
-    Tables<R> tables(full.str(), 64);
-    std::mt19937_64 rng(17);
-    int draws = 0, checked = 0;
-    const auto check = [&](const search::Proof<typename R::Geometry>& proof, const Value& v) {
-        if (proof.outcome == search::Outcome::kForcedWin) CHECK(v == Value::win(proof.plies));
-        if (proof.outcome == search::Outcome::kForcedLoss) CHECK(v == Value::loss(proof.plies));
-        if (proof.outcome == search::Outcome::kDrawn) {
-            CHECK(v.outcome == Outcome::kDraw);
-            CHECK((proof.cannot_lose && proof.cannot_win));
-            ++draws;
-        }
-        if (proof.cannot_lose) CHECK(v.outcome != Outcome::kLoss);
-        if (proof.cannot_win) CHECK(v.outcome != Outcome::kWin);
-        ++checked;
-    };
-    for (const Material& m : slices_up_to(3)) {
-        if (m.pieces() != 3) continue;
-        const SliceIndex<R> index(m);
-        for (int k = 0; k < kDrawSolvesPerSlice; ++k) {
-            Position<R> p = index.position(rng() % index.size());
-            if (rng() % 2) p = flip(p);
-            search::SolveOptions o;
-            o.max_plies = 11;
-            o.hash_megabytes = 2;
-            o.tables_dir = small.str();
-            search::Solver<R> solver(o);
-            INFO(R::kName << " " << to_fen<R>(p));
-            check(solver.solve(p), tables.probe(p));
-            for (const auto& [move, mp] : solver.solve_moves(p)) {
-                INFO("move " << search::join_line<R>(p, {move}));
-                check(mp, tables.probe(p.play(move)).parent());
-            }
-        }
-    }
-    CHECK(checked > 0);
-    CHECK(draws > 0);
-}
-
-TEST_CASE("egtb: the solver's draws agree with larger tables", "[egtb]") {
-    compare_draws_with_tables<Russian>();
-    compare_draws_with_tables<Czech>();
-    compare_draws_with_tables<Brazilian>();
-    compare_draws_with_tables<Pool>();
-    compare_draws_with_tables<English>();
-    compare_draws_with_tables<International>();
+    compare_draws_with_tables<R>(tables);
 }
 
 // With the draw rules and no tables, a Russian king against a king: the Kodeks draws it after 5
@@ -498,7 +489,7 @@ TEST_CASE("egtb: draws by the rules, a king against a king, agree with the table
     CHECK(draws > 0);
 }
 
-TEST_CASE("egtb: the tables agree with dambit solve", "[egtb]") {
+TEST_CASE("egtb: the tables agree with dambit solve, its draws too", "[egtb]") {
     compare_with_solve<Russian>();
     compare_with_solve<Czech>();
     compare_with_solve<Brazilian>();
