@@ -190,7 +190,7 @@ std::uint64_t perft2_side(const Position<R>& p, Duplicates dup) {
         }
     }
     if (land.any() || generic) {
-        visit_side<R, Us>(p, dup, [&](const Move<G>& m) {
+        visit_side<R, Us>(p, dup, [&](const Move<G>& m) __attribute__((always_inline)) {
             n += std::uint64_t(count_side<R, Them>(p.play(m), dup));
         });
         return n;
@@ -351,7 +351,7 @@ std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash, Dupli
     }
     std::uint64_t n = 0;
     using M = Move<typename R::Geometry>;
-    visit_side<R, Us>(p, dup, [&](const M& m) {
+    visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
         n += depth == 3 ? perft2_side<R, ~Us>(p.play(m), dup)
                         : perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup);
     });
