@@ -465,23 +465,10 @@ private:
     // that a repetition in the proof went back to, or kMaxDepth; a proof that went back above
     // itself holds on this line only and is not stored.
     bool holds(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
-        low = kMaxDepth;
-        if (!count_draw_node()) return false;
-        MoveList<G>& list = lists_[ply];
-        generate<R>(p, list);
-        if (list.empty()) return false;  // lost
-        if (drawn(p, dc)) return true;
-        if (const auto v = table_value(p)) return v->outcome != egtb::Outcome::kLoss;
         const std::uint64_t key = key_of(p, dc);
-        if (const Entry* e = find(key)) {
-            if (e->no_loss == Entry::kNever || e->win != Entry::kUnknown) return true;
-            if (e->loss != Entry::kUnknown) return false;
-        }
-        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        if (const auto end = draw_end(p, d, dc, ply, since, low, true, key)) return *end;
+        const MoveList<G>& list = lists_[ply];
         const bool quiet = !list[0].is_capture();
-        if (d <= 0 && quiet) return false;
-        if (const DrawEntry* f = draw_table_.find(key); f && f->hold_failed > d) return false;
-        path_[ply] = position_key(p);
         // Order: the move that held before, children known not to be won by the opponent, then
         // the moves that leave the opponent the fewest replies.
         const Entry* e = find(key);
@@ -516,23 +503,10 @@ private:
     }
 
     bool denies(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
-        low = kMaxDepth;
-        if (!count_draw_node()) return false;
-        MoveList<G>& list = lists_[ply];
-        generate<R>(p, list);
-        if (list.empty()) return true;  // lost: not won
-        if (drawn(p, dc)) return true;
-        if (const auto v = table_value(p)) return v->outcome != egtb::Outcome::kWin;
         const std::uint64_t key = key_of(p, dc);
-        if (const Entry* e = find(key)) {
-            if (e->no_win == Entry::kNever || e->loss != Entry::kUnknown) return true;
-            if (e->win != Entry::kUnknown) return false;
-        }
-        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        if (const auto end = draw_end(p, d, dc, ply, since, low, false, key)) return *end;
+        const MoveList<G>& list = lists_[ply];
         const bool quiet = !list[0].is_capture();
-        if (d <= 0 && quiet) return false;
-        if (const DrawEntry* f = draw_table_.find(key); f && f->deny_failed > d) return false;
-        path_[ply] = position_key(p);
         // Order: the replies most likely to refute, first: those that failed before, deepest
         // first; those known to hold, last.
         auto& keys = sort_keys_[ply];
@@ -563,6 +537,36 @@ private:
         if (least >= ply) store_no_win(key, Entry::kNever);
         else low = least;
         return true;
+    }
+
+    // What holds(p, d) (`holding`) or denies(p, d) knows before searching p's moves: true or
+    // false when decided (no move left, the rules, the tables, the proof table's bounds, a
+    // repetition, the depth spent, a failure stored), nothing when it must search them. Leaves
+    // p's moves in lists_[ply] and p on the line (path_).
+    std::optional<bool> draw_end(const Position<R>& p, int d, DrawCounters dc, int ply, int since,
+                                 int& low, bool holding, std::uint64_t key) {
+        low = kMaxDepth;
+        if (!count_draw_node()) return false;
+        MoveList<G>& list = lists_[ply];
+        generate<R>(p, list);
+        if (list.empty()) return !holding;  // lost: not won
+        if (drawn(p, dc)) return true;
+        if (const auto v = table_value(p))
+            return v->outcome != (holding ? egtb::Outcome::kLoss : egtb::Outcome::kWin);
+        if (const Entry* e = find(key)) {
+            // Cannot lose: never lost, or won; cannot win: never won, or lost.
+            const bool won = e->win != Entry::kUnknown, lost = e->loss != Entry::kUnknown;
+            if ((holding ? e->no_loss : e->no_win) == Entry::kNever || (holding ? won : lost))
+                return true;
+            if (holding ? lost : won) return false;
+        }
+        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        if (d <= 0 && !list[0].is_capture()) return false;
+        if (const DrawEntry* f = draw_table_.find(key);
+            f && (holding ? f->hold_failed : f->deny_failed) > d)
+            return false;
+        path_[ply] = position_key(p);
+        return std::nullopt;
     }
 
     // Counts a node of the draw search; false when the search must stop (time or its nodes).
