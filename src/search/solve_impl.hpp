@@ -143,7 +143,7 @@ public:
                     if (!(mp.move == played)) t.others.push_back(std::move(mp));
                 out.push_back(std::move(t));
             }
-            if (opt_.draw_rules) dc = dc.after(p, played);
+            dc = after(dc, p, played);
             p = p.play(played);
         }
         return out;
@@ -159,7 +159,7 @@ public:
         std::vector<MoveProof<G>> out;
         for (const M& m : list) {
             if (before_move) before_move(int(out.size()), list.size());
-            const DrawCounters dc = opt_.draw_rules ? root_dc.after(root, m) : root_dc;
+            const DrawCounters dc = after(root_dc, root, m);
             const Proof<G> child = solve_from(root.play(m), dc, max_plies - 1);
             MoveProof<G> mp;
             mp.move = m;
@@ -289,11 +289,19 @@ private:
             aborted_ = true;
     }
 
-    std::uint64_t key_of(const Position<R>& p, const DrawCounters& dc) const {
-        std::uint64_t k = position_key(p);
+    // The table key: the position's key (`position`), with the counters under the draw rules.
+    std::uint64_t key_of(std::uint64_t position, const DrawCounters& dc) const {
         if (opt_.draw_rules)
-            k ^= (std::uint64_t(dc.kings_only) << 16 | dc.same_material) * 0x9E3779B97F4A7C15ull;
-        return k;
+            position ^=
+                (std::uint64_t(dc.kings_only) << 16 | dc.same_material) * 0x9E3779B97F4A7C15ull;
+        return position;
+    }
+    std::uint64_t key_of(const Position<R>& p, const DrawCounters& dc) const {
+        return key_of(position_key(p), dc);
+    }
+    // The counters after move m of p: they change only under the draw rules.
+    DrawCounters after(const DrawCounters& dc, const Position<R>& p, const M& m) const {
+        return opt_.draw_rules ? dc.after(p, m) : dc;
     }
     const Entry* find(std::uint64_t key) const {
         return opt_.use_table ? table_.find(key) : nullptr;
@@ -377,7 +385,7 @@ private:
         for (int i = 0; i < list.size(); ++i) {
             const Position<R> c = p.play(list[i]);
             const int replies = count_moves<R>(c);
-            const DrawCounters cdc = opt_.draw_rules ? dc.after(p, list[i]) : dc;
+            const DrawCounters cdc = after(dc, p, list[i]);
             const Entry* ce = replies ? find(key_of(c, cdc)) : nullptr;
             if (replies == 0 || (ce && ce->loss <= n - 1)) {
                 store_win(key, replies == 0 ? 1 : n, i);
@@ -394,7 +402,7 @@ private:
             MoveList<G>& l = lists_[ply];  // the children reuse deeper lists only
             const int i = index[j];
             const M m = l[i];
-            if (lose(p.play(m), n - 1, opt_.draw_rules ? dc.after(p, m) : dc, ply + 1)) {
+            if (lose(p.play(m), n - 1, after(dc, p, m), ply + 1)) {
                 store_win(key, n, i);
                 return true;
             }
@@ -432,7 +440,7 @@ private:
         auto& index = index_[ply];
         for (int i = 0; i < list.size(); ++i) {
             const Position<R> c = p.play(list[i]);
-            const DrawCounters cdc = opt_.draw_rules ? dc.after(p, list[i]) : dc;
+            const DrawCounters cdc = after(dc, p, list[i]);
             const Entry* ce = find(key_of(c, cdc));
             if (ce && ce->no_win >= n - 1) {
                 store_no_loss(key, n, i);
@@ -448,7 +456,7 @@ private:
         for (int j = 0; j < list.size(); ++j) {
             const int i = index[j];
             const M m = lists_[ply][i];
-            if (!win(p.play(m), n - 1, opt_.draw_rules ? dc.after(p, m) : dc, ply + 1)) {
+            if (!win(p.play(m), n - 1, after(dc, p, m), ply + 1)) {
                 if (aborted_) return false;
                 store_no_loss(key, n, i);
                 return false;
@@ -465,8 +473,9 @@ private:
     // that a repetition in the proof went back to, or kMaxDepth; a proof that went back above
     // itself holds on this line only and is not stored.
     bool holds(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
-        const std::uint64_t key = key_of(p, dc);
-        if (const auto end = draw_end(p, d, dc, ply, since, low, true, key)) return *end;
+        const std::uint64_t position = position_key(p), key = key_of(position, dc);
+        if (const auto end = draw_end(p, d, dc, ply, since, low, true, position, key))
+            return *end;
         const MoveList<G>& list = lists_[ply];
         const bool quiet = !list[0].is_capture();
         // Order: the move that held before, children known not to be won by the opponent, then
@@ -477,7 +486,7 @@ private:
         auto& index = index_[ply];
         for (int i = 0; i < list.size(); ++i) {
             const Position<R> c = p.play(list[i]);
-            const Entry* ce = find(key_of(c, opt_.draw_rules ? dc.after(p, list[i]) : dc));
+            const Entry* ce = find(key_of(c, after(dc, p, list[i])));
             int k = -count_moves<R>(c);
             if (ce && (ce->no_win == Entry::kNever || ce->loss != Entry::kUnknown)) k += 1 << 16;
             if (i == hint) k += 1 << 20;
@@ -490,7 +499,7 @@ private:
             const M m = lists_[ply][i];
             const bool reversible = m.king_moves() && !m.is_capture();
             int below = kMaxDepth;
-            if (denies(p.play(m), quiet ? d - 1 : d, opt_.draw_rules ? dc.after(p, m) : dc,
+            if (denies(p.play(m), quiet ? d - 1 : d, after(dc, p, m),
                        ply + 1, reversible ? since : ply + 1, below)) {
                 if (below >= ply) store_no_loss(key, Entry::kNever, i);
                 else low = below;
@@ -503,8 +512,9 @@ private:
     }
 
     bool denies(const Position<R>& p, int d, DrawCounters dc, int ply, int since, int& low) {
-        const std::uint64_t key = key_of(p, dc);
-        if (const auto end = draw_end(p, d, dc, ply, since, low, false, key)) return *end;
+        const std::uint64_t position = position_key(p), key = key_of(position, dc);
+        if (const auto end = draw_end(p, d, dc, ply, since, low, false, position, key))
+            return *end;
         const MoveList<G>& list = lists_[ply];
         const bool quiet = !list[0].is_capture();
         // Order: the replies most likely to refute, first: those that failed before, deepest
@@ -513,7 +523,7 @@ private:
         auto& index = index_[ply];
         for (int i = 0; i < list.size(); ++i) {
             const std::uint64_t ck =
-                key_of(p.play(list[i]), opt_.draw_rules ? dc.after(p, list[i]) : dc);
+                key_of(p.play(list[i]), after(dc, p, list[i]));
             const Entry* ce = find(ck);
             const DrawEntry* cf = draw_table_.find(ck);
             int k = cf ? int(cf->hold_failed) : 0;
@@ -527,7 +537,7 @@ private:
             const M m = lists_[ply][index[j]];
             const bool reversible = m.king_moves() && !m.is_capture();
             int below = kMaxDepth;
-            if (!holds(p.play(m), quiet ? d - 1 : d, opt_.draw_rules ? dc.after(p, m) : dc,
+            if (!holds(p.play(m), quiet ? d - 1 : d, after(dc, p, m),
                        ply + 1, reversible ? since : ply + 1, below)) {
                 if (!aborted_ && !draw_stopped_) note_draw_failure(key, d, false);
                 return false;
@@ -542,9 +552,11 @@ private:
     // What holds(p, d) (`holding`) or denies(p, d) knows before searching p's moves: true or
     // false when decided (no move left, the rules, the tables, the proof table's bounds, a
     // repetition, the depth spent, a failure stored), nothing when it must search them. Leaves
-    // p's moves in lists_[ply] and p on the line (path_).
+    // p's moves in lists_[ply] and p on the line (path_). `position`: p's position key, `key`
+    // its table key.
     std::optional<bool> draw_end(const Position<R>& p, int d, DrawCounters dc, int ply, int since,
-                                 int& low, bool holding, std::uint64_t key) {
+                                 int& low, bool holding, std::uint64_t position,
+                                 std::uint64_t key) {
         low = kMaxDepth;
         if (!count_draw_node()) return false;
         MoveList<G>& list = lists_[ply];
@@ -560,12 +572,12 @@ private:
                 return true;
             if (holding ? lost : won) return false;
         }
-        if (const int r = repeated(p, ply, since); r >= 0) return low = r, true;
+        if (const int r = repeated(position, ply, since); r >= 0) return low = r, true;
         if (d <= 0 && !list[0].is_capture()) return false;
         if (const DrawEntry* f = draw_table_.find(key);
             f && (holding ? f->hold_failed : f->deny_failed) > d)
             return false;
-        path_[ply] = position_key(p);
+        path_[ply] = position;
         return std::nullopt;
     }
 
@@ -575,12 +587,11 @@ private:
         if (++draw_nodes_ > draw_budget_) draw_stopped_ = true;
         return !aborted_ && !draw_stopped_;
     }
-    // The ply of an earlier position of the line, from `since` on, that `p` repeats with the same
-    // side to move; -1 if none.
-    int repeated(const Position<R>& p, int ply, int since) const {
-        const std::uint64_t k = position_key(p);
+    // The ply of an earlier position of the line, from `since` on, that the position of key
+    // `position` repeats with the same side to move; -1 if none.
+    int repeated(std::uint64_t position, int ply, int since) const {
         for (int i = ply - 2; i >= since; i -= 2)
-            if (path_[std::size_t(i)] == k) return i;
+            if (path_[std::size_t(i)] == position) return i;
         return -1;
     }
     void note_draw_failure(std::uint64_t key, int d, bool holding) {
@@ -615,7 +626,7 @@ private:
             const M* chosen = nullptr;
             for (const M& m : list) {
                 const Position<R> c = p.play(m);
-                const DrawCounters cdc = opt_.draw_rules ? dc.after(p, m) : dc;
+                const DrawCounters cdc = after(dc, p, m);
                 const bool ok = winner ? lose(c, n - 1, cdc, 0)
                                        : win(c, n - 1, cdc, 0) && (n < 3 || !win(c, n - 3, cdc, 0));
                 if (ok) {
@@ -625,7 +636,7 @@ private:
             }
             if (!chosen) break;  // cannot happen for a proven length
             out.push_back(*chosen);
-            dc = opt_.draw_rules ? dc.after(p, *chosen) : dc;
+            dc = after(dc, p, *chosen);
             p = p.play(*chosen);
             --n;
             winner = !winner;
