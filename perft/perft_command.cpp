@@ -55,7 +55,7 @@ constexpr const char* kHelp =
     "  --verify           check every row of the published tables (perft/*.txt) of the variant\n"
     "                     (--variant all: every variant); rows past the time budget are skipped\n"
     "                     and said so; exit status 1 on any mismatch\n"
-    "  --max-seconds S    time budget of --verify, above 0 (default 60)\n";
+    "  --max-seconds S    time budget of --verify, 0.001 or more (default 60)\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -91,6 +91,9 @@ struct Checkpoint : PerftCheckpoint {
     // `path` if it exists; a file that cannot be read, of another run or format, or a damaged one
     // is a usage error naming it (exit status 2), not ignored (it would be overwritten).
     void load() {
+        // An empty name, a directory, a FIFO or a device is refused by name before anything is
+        // read from it (a FIFO would block the read).
+        cli::output_file("checkpoint", path);
         try {
             lock = std::make_unique<file_io::LockFile>(path + ".lock");
         } catch (const std::runtime_error& e) {
@@ -347,10 +350,19 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                 if (g.stopped || estimate > left) {
                     g.stopped = true;
                     ++skipped;
+                    // Whole seconds, or milliseconds below a second (0.001, 0.25).
+                    const auto secs = [](double x) {
+                        if (x >= 1) return fmt::format("{:.0f}", x);
+                        std::string t = fmt::format("{:.3f}", x);
+                        t.erase(t.find_last_not_of('0') + 1);
+                        if (t.back() == '.') t.pop_back();
+                        return t;
+                    };
                     fmt::print(
-                        "{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped (about {:.0f} s, "
-                        "past the {:.0f} s budget)\n",
-                        r.variant, r.name, dup, r.depth, r.nodes, "-", "-", estimate, budget);
+                        "{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped (about {} s, "
+                        "past the {} s budget)\n",
+                        r.variant, r.name, dup, r.depth, r.nodes, "-", "-", secs(estimate),
+                        secs(budget));
                     continue;
                 }
                 s.duplicates = r.duplicates;
@@ -397,7 +409,7 @@ int perft_command(int argc, char** argv) {
         throw cli::UsageError("bad value '" + dup + "' for --duplicates (want drop or keep)");
     s.duplicates = dup == "keep" ? Duplicates::kKeep : Duplicates::kDrop;
     s.threads = int(args.get_int("threads", 1, 1, 256));
-    if (const auto mb = args.get_int("hash", 0, 0, 1 << 20))
+    if (const auto mb = args.get_megabytes("hash", 0, 0))
         s.hash = std::make_unique<PerftHash>(mb);
     s.progress = isatty(2);
     // Under mpirun, rank 0 runs the command and the other ranks count what it hands out; the
@@ -422,10 +434,7 @@ int perft_command(int argc, char** argv) {
         } else {
             variants.push_back(args.variant());
         }
-        const double budget = args.get_double("max-seconds", 60.0, 0.0, 1e9);
-        if (!(budget > 0))  // every row would be skipped
-            throw cli::UsageError("bad value '" + *args.get("max-seconds") +
-                                  "' for --max-seconds (want a number of seconds above 0)");
+        const double budget = args.get_double("max-seconds", 60.0, 0.001, 1e9);
         return run([&] { return verify(variants, budget, s); });
     }
     if (args.has("max-seconds")) throw cli::UsageError("--max-seconds goes with --verify");

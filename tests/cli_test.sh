@@ -4,11 +4,12 @@ set -u
 dambit=$1
 pass=0
 fail=0
+# Each command gets 120 s: one that hangs (a FIFO opened, say) fails with status 124.
 check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_REGEX EXPECTED_STDERR_REGEX -- ARGS...
   local name=$1 want_status=$2 want_out=$3 want_err=$4
   shift 5
   local out err status
-  out=$("$dambit" "$@" 2>/tmp/dambit_cli_err.$$)
+  out=$(timeout 120 "$dambit" "$@" 2>/tmp/dambit_cli_err.$$)
   status=$?
   err=$(cat /tmp/dambit_cli_err.$$)
   if [ "$status" -ne "$want_status" ] || ! grep -Eq -- "$want_out" <<<"$out" ||
@@ -116,6 +117,18 @@ printf 'W:WKh2:BKa1,g3\tdraw\nW:WKh2:BKa1,g3\twin 3\n' >"$sfile"
 check solve-file-draw 1 '^W:WKh2:BKa1,g3	draw	solved	' '^$' -- solve --file "$sfile" --egtb "$tdir"
 check solve-file-draw-wrong 1 '^W:WKh2:BKa1,g3	draw	WRONG	' '^$' -- solve --file "$sfile" --egtb "$tdir"
 check solve-file-draw-sum 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --file "$sfile" --egtb "$tdir"
+# Tables given that hold nothing of the variant are refused (exit status 2, the directory
+# named), by every command that takes them, rather than a run made silently without them: the
+# Russian 2-piece tables are no International tables, and an empty directory holds none.
+mkdir "$tdir/none"
+for args in "search --depth 1" "bench --depth 1" "solve --fen W:WK10:B22" "match --depth 1 --openings 1"; do
+  check "egtb-other-variant-${args%% *}" 2 '^$' \
+    "^dambit ${args%% *}: no complete set of international tables in $tdir\$" -- \
+    $args --variant international --egtb "$tdir"
+  check "egtb-empty-${args%% *}" 2 '^$' \
+    "^dambit ${args%% *}: no complete set of russian tables in $tdir/none\$" -- \
+    $args --egtb "$tdir/none"
+done
 printf 'W:WKh2:BKa1,g3\tdraw 3\n' >"$sfile"
 check solve-file-bad-draw 2 '^$' "unexpected '3' after the expected result 'draw 3'" -- solve --file "$sfile"
 rm -rf "$tdir"
@@ -314,6 +327,20 @@ ln -s target.svg "$fx/link.svg"
 check svg-link 0 'legal moves' '^$' -- show --svg "$fx/link.svg"
 if [ -L "$fx/link.svg" ] && grep -q '^</svg>$' "$fx/target.svg"; then pass=$((pass + 1)); else
   echo "FAIL svg-link: the link was replaced"; fail=$((fail + 1)); fi
+# A dangling link is written through too: its target is created, the link kept.
+ln -s not-yet.svg "$fx/dangling.svg"
+check svg-dangling 0 'legal moves' '^$' -- show --svg "$fx/dangling.svg"
+if [ -L "$fx/dangling.svg" ] && grep -q '^</svg>$' "$fx/not-yet.svg"; then pass=$((pass + 1)); else
+  echo "FAIL svg-dangling: the link was replaced or its target not written"; fail=$((fail + 1)); fi
+# The outputs written as they go are checked the same way, and a FIFO is never opened (a read or
+# a write would wait for a peer for ever): timeout turns a hang into a failure.
+for opt in "perft --depth 2 --checkpoint" "dxp --connect 127.0.0.1:1 --pdn"; do
+  name=${opt%% *}
+  check "$name-fifo" 2 '^$' "--${opt##*--}: '$fx/fifo' is not a regular file" -- \
+    $opt "$fx/fifo"
+  check "$name-empty" 2 '^$' "^dambit $name: --${opt##*--}: empty file name\$" -- $opt ''
+  check "$name-dir" 2 '^$' "--${opt##*--}: '$fx/adir' is a directory" -- $opt "$fx/adir"
+done
 check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
   tune --data "$fx/none.dat," --out "$fx/w.dbw"
 check tune-k-zero 2 '^$' "bad value '0' for --k" -- tune --data "$fx/none.dat" --out "$fx/w.dbw" --k 0
@@ -355,6 +382,28 @@ check setting-empty 2 '^$' "--b: empty setting in ',lmr=on'" -- match --depth 1 
 long=$(printf 'x%.0s' $(seq 1 5000))
 check fen-long-token 2 '^$' "^dambit show: unknown square 'x{150,}\.\.\.x{50,}'$" -- show --fen "W:W$long"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
+# A table size beyond the machine's memory (and swap) is refused by name, not left to fail
+# allocating (it printed 'error: std::bad_alloc'); 2^20 MB is the range's top, far above it here.
+for cmd in "search --depth 1" "perft --depth 1" "solve --fen W:Wa1,c1:Ba3"; do
+  check "hash-memory-${cmd%% *}" 2 '^$' \
+    "^dambit ${cmd%% *}: bad value '1048576' for --hash \(more than the [0-9]+ MB of memory and swap of this machine\)\$" -- \
+    $cmd --hash 1048576
+done
+check analyse-factor-alone 2 '^$' '^dambit match: --analyse-factor goes with --analyse-losses$' -- \
+  match --depth 1 --openings 1 --analyse-factor 5
+# -h is --help for every subcommand, as for dambit itself.
+check show-h 0 '^usage: dambit show' '^$' -- show -h
+# A subcommand with actions given none: its synopsis on stderr (not the whole help), status 2.
+for cmd in egtb pdn book; do
+  out=$("$dambit" $cmd 2>&1 >/dev/null)
+  status=$?
+  if [ $status -eq 2 ] && grep -q "^usage: dambit $cmd " <<<"$out" &&
+     [ "$(wc -l <<<"$out")" -le 6 ]; then pass=$((pass + 1)); else
+    echo "FAIL $cmd-no-action: status $status, $(wc -l <<<"$out") lines"; fail=$((fail + 1)); fi
+done
+# Ranges read as written: 0.000001, not 1e-06.
+check range-small 2 '^$' "bad value '0' for --rate \(want a number from 0\.000001 to 1000000\)" -- \
+  tune --data "$fx/none.dat" --out "$fx/w.dbw" --rate 0
 rm -rf "$fx"
 echo "cli: $pass passed, $fail failed"
 rm -f /tmp/dambit_cli_err.$$

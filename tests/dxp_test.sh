@@ -63,6 +63,8 @@ grep -q '^summary: 2 games for client' "$tmp/a_client" && ok || bad "a: client s
 first=$(grep -Eo '^1\. [^ ]+' "$tmp/a.pdn" | head -1 | cut -d' ' -f2)
 [ -n "$book_best" ] && [ "$first" = "$book_best" ] && ok || bad "a: first move '$first', book '$book_best'"
 "$dambit" pdn check "$tmp/a.pdn" >/dev/null 2>&1 && ok || bad "a: pdn check of dxp --pdn"
+# The file is replaced whole after each game: nothing of the writing is left beside it.
+[ ! -e "$tmp/a.pdn.tmp" ] && [ ! -e "$tmp/a.pdn.lock" ] && ok || bad "a: a.pdn.tmp or .lock left"
 if [ "$fail" -gt 0 ]; then echo "--- client"; cat "$tmp/a_client"; echo "--- server"; cat "$tmp/a_server"; fi
 
 # (a2) The client's ply limit: it claims the draw on its own turn, so both sides count the same

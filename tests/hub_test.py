@@ -181,6 +181,11 @@ bad = [
     ("illegal move", 'pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-15"'),
     ("bad level", "level move-time=abc"),
     ("level without a limit", "level moves=9"),
+    # Only the clock's time may be negative (a client behind on its clock).
+    ("negative move-time", "level move-time=-1"),
+    ("negative increment", "level time=1 inc=-3"),
+    ("negative moves", "level moves=-1 time=5"),
+    ("pos without a value", "pos pos"),
     ("unterminated quote", 'pos moves="10-14'),
     ("bad variant", "set-param name=variant value=chess"),
     ("over-long line", "pos pos=" + "e" * 70000),

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -443,6 +444,22 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
     REQUIRE(d.samples.size() == 4);
     CHECK(d.samples[3].white == 4);
     CHECK(d.header.settings == "nodes=1");
+    // One byte changed inside a block of a complete file: read as damaged (the checksum), not as
+    // a file cut short. The header is 128 bytes; the first block's records follow its 16 bytes.
+    {
+        std::string bytes;
+        {
+            std::ifstream f(path, std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(f), {});
+        }
+        const std::string flipped_path = path + ".flipped";
+        bytes[128 + 16 + 3] = char(bytes[128 + 16 + 3] ^ 0x10);
+        std::ofstream(flipped_path, std::ios::binary) << bytes;
+        CHECK_THROWS_WITH(learn::read_data(flipped_path),
+                          Catch::Contains("damaged data file (a block's checksum fails at byte "
+                                          "128, after 0 games)"));
+        std::filesystem::remove(flipped_path);
+    }
     // A complete file is not written again, and other settings do not resume a part file.
     CHECK_THROWS_WITH(learn::DataWriter(path, h, existing), Catch::Contains("exists already"));
     std::filesystem::remove(path);

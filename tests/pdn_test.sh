@@ -191,7 +191,9 @@ expect analyse-out-dir 2 '' "dambit pdn: --pdn: cannot write '$work/no/such/out.
   pdn analyse russian-game.pdn --depth 2 --pdn "$work/no/such/out.pdn"
 
 # Usage errors: one line on stderr, exit status 2.
-expect no-action 2 '' "$("$dambit" pdn --help)" -- pdn
+# Without an action: the synopsis of the help (up to its first blank line), and where the rest is.
+expect no-action 2 '' "$("$dambit" pdn --help | sed '/^$/,$d')
+(dambit pdn --help for the whole description)" -- pdn
 expect bad-action 2 '' "dambit pdn: unknown action 'frobnicate' (want check, fen or analyse)" -- pdn frobnicate
 expect no-file 2 '' 'dambit pdn: check: no FILE given' -- pdn check
 expect missing-file 2 '' "dambit pdn: cannot read 'nosuch.pdn': No such file or directory" -- pdn check grammar.pdn nosuch.pdn

@@ -145,13 +145,17 @@ expect_error checkpoint-old 2 "checkpoint '$ck': written by an older dambit" -- 
 # The refused files are left as they were.
 if grep -q '^depth 1 7$' "$ck"; then ok; else bad "checkpoint-kept: a refused file was replaced"; fi
 # A checkpoint that cannot be written: refused before any output (exit status 2).
-expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint /nonexistent-dir/x: cannot write '/nonexistent-dir/x.lock'" -- \
+expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint: cannot write '/nonexistent-dir/x.tmp'" -- \
   perft --depth 3 --checkpoint /nonexistent-dir/x
-expect_error checkpoint-is-dir 2 "'$dir'" -- perft --depth 3 --checkpoint "$dir"
+expect_error checkpoint-is-dir 2 "^dambit perft: --checkpoint: '$dir' is a directory\$" -- \
+  perft --depth 3 --checkpoint "$dir"
 # perft --verify: a time budget of 0 s would skip every row.
 expect_error verify-zero-budget 2 "bad value '0' for --max-seconds" -- perft --verify --max-seconds 0
-expect_error verify-negative-budget 2 "bad value '-1' for --max-seconds" -- \
+expect_error verify-negative-budget 2 "bad value '-1' for --max-seconds \(want a number from 0.001 to 1000000000\)" -- \
   perft --verify --max-seconds -1
+# The smallest budget: the rows past it say so with the budget as given (it read "past the 0 s").
+if "$dambit" perft --verify --max-seconds 0.001 | grep -q 'skipped (about .* s, past the 0.001 s budget)$'; then
+  ok; else bad "verify-small-budget"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -41,17 +41,22 @@ int bench_command(int argc, char** argv) {
     }
     const Variant v = args.variant();
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
+    const auto hash = std::size_t(args.get_megabytes("hash", 16));
     const bool verbose = args.has("verbose");
     const auto tables = cli::tables_option(args);
     const auto weights = cli::eval_option(args);
     return with_variant(v, [&]<class R>(std::type_identity<R>) {
         const int depth = int(args.get_int("depth", R::Geometry::kSize == 8 ? 13 : 11, 1, 100));
         const auto positions = search::bench_positions(v);
-        const auto r = search::run_bench<R>(v, depth, threads, hash, [&](int i, std::uint64_t n) {
-            const auto& pos = positions[std::size_t(i)];
-            if (verbose) fmt::print("{:3} {:12}  {}  ({})\n", i + 1, n, pos.fen, pos.origin);
-        }, tables.dir, tables.cache_megabytes, weights.get());
+        search::BenchResult r;
+        try {
+            r = search::run_bench<R>(v, depth, threads, hash, [&](int i, std::uint64_t n) {
+                const auto& pos = positions[std::size_t(i)];
+                if (verbose) fmt::print("{:3} {:12}  {}  ({})\n", i + 1, n, pos.fen, pos.origin);
+            }, tables.dir, tables.cache_megabytes, weights.get());
+        } catch (const std::invalid_argument& e) {  // no tables of the variant in --egtb DIR
+            throw cli::UsageError(e.what());
+        }
         fmt::print("variant {}, {} positions, depth {}, {} thread{}\n", variant_name(v),
                    r.positions, depth, threads, threads == 1 ? "" : "s");
         fmt::print("nodes {}\ntime {:.3f} s\nnodes/s {:.0f}\n", r.nodes, r.seconds,

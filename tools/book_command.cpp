@@ -23,7 +23,7 @@ namespace book_cmd {
 
 const char* const kHelp =
     "usage: dambit book build --out FILE [options]   build an opening book\n"
-    "       dambit book probe --book FILE [--fen FEN] [--json]\n"
+    "       dambit book probe [--variant V] --book FILE [--fen FEN] [--json]\n"
     "       dambit book info --book FILE\n"
     "(dambit book ACTION --help for each)\n";
 
@@ -199,7 +199,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const double hours = args.get_double("hours", 0, 1e-6, 1e6);
     const int min_games = int(args.get_int("min-games", 2, 1, 1'000'000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_int("hash", 4, 1, 1 << 20));
+    const auto hash = std::size_t(args.get_megabytes("hash", 4));
     const std::string eval = args.get_or("eval", cli::kDefaultEval);
     const auto weights = cli::weights_choice(eval, args.variant(), "--eval");
     const bool searching = files.empty() || args.has("nodes-per-position") || args.has("depth");

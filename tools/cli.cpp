@@ -10,11 +10,14 @@
 #include <cstring>
 #include <filesystem>
 
+#include <sys/sysinfo.h>
+
 namespace dambit::cli {
 
 Args::Args(int argc, char** argv, std::set<std::string> valued, std::set<std::string> flags) {
     for (int i = 0; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "-h" && flags.count("help")) a = "--help";  // as `dambit -h` takes it
         if (a.size() < 3 || a.compare(0, 2, "--") != 0)
             throw UsageError("unexpected argument '" + a + "'");
         std::string name = a.substr(2), value;
@@ -93,11 +96,25 @@ std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::
     return v ? parse_int(name, *v, lo, hi) : fallback;
 }
 
-// A bound of a number's range as a reader writes it: 0.25, 1e-06, 1000000000.
+std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
+                                 std::int64_t lo) const {
+    const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
+    struct sysinfo si {};
+    if (::sysinfo(&si) != 0) return mb;
+    const auto total = std::int64_t((std::uint64_t(si.totalram) + si.totalswap) * si.mem_unit >> 20);
+    if (mb > total)
+        throw UsageError(fmt::format("bad value '{}' for --{} (more than the {} MB of memory and "
+                                     "swap of this machine)",
+                                     mb, name, total));
+    return mb;
+}
+
+// A bound of a number's range as a reader writes it: 0.25, 0.000001, 1000000000 (no exponent).
 static std::string bound_text(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", x);
-    return buf;
+    std::string t = fmt::format("{:.9f}", x);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (t.back() == '.') t.pop_back();
+    return t;
 }
 
 double Args::get_double(const std::string& name, double fallback, double lo, double hi) const {
@@ -123,8 +140,24 @@ Variant Args::variant() const {
 std::optional<int> help_instead_of_action(int argc, char** argv, const char* help) {
     if (argc >= 1 && std::strcmp(argv[0], "--help") != 0 && std::strcmp(argv[0], "-h") != 0)
         return std::nullopt;
-    std::fputs(help, argc < 1 ? stderr : stdout);
-    return argc < 1 ? 2 : 0;
+    if (argc >= 1) {
+        std::fputs(help, stdout);
+        return 0;
+    }
+    // No action: the synopsis (the help up to its first blank line), and where the rest is.
+    const std::string_view text = help;
+    const std::size_t blank = text.find("\n\n");
+    std::fputs(std::string(text.substr(0, blank == text.npos ? text.size() : blank + 1)).c_str(),
+               stderr);
+    // "usage: dambit egtb build ..." names the subcommand.
+    std::string name = "dambit";
+    if (const std::size_t at = text.find("dambit "); at != text.npos) {
+        const std::size_t end = text.find(' ', at + 7);
+        name = std::string(text.substr(at, end == text.npos ? text.npos : end - at));
+    }
+    if (blank != text.npos)
+        std::fputs(("(" + name + " --help for the whole description)\n").c_str(), stderr);
+    return 2;
 }
 
 search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms) {
@@ -142,7 +175,7 @@ search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms)
 
 TablesOption tables_option(const Args& args) {
     TablesOption t;
-    t.cache_megabytes = std::size_t(args.get_int("egtb-cache", 64, 1, 1 << 20));
+    t.cache_megabytes = std::size_t(args.get_megabytes("egtb-cache", 64));
     if (const auto dir = args.get("egtb")) {
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))

@@ -45,6 +45,10 @@ public:
     std::int64_t get_int(const std::string& name, std::int64_t fallback, std::int64_t lo,
                          std::int64_t hi) const;
     double get_double(const std::string& name, double fallback, double lo, double hi) const;
+    // A size in MB (--hash, --egtb-cache) from lo to 2^20, and no more than this machine's
+    // memory and swap: a table that cannot be allocated is refused here, naming the option.
+    std::int64_t get_megabytes(const std::string& name, std::int64_t fallback,
+                               std::int64_t lo = 1) const;
     Variant variant() const;  // --variant, default russian
 
 private:
@@ -112,7 +116,7 @@ BookOption book_option(const Args& args);
     "                     the best (default 0: always the best)\n"
 
 // The start of a subcommand with actions (dambit egtb build, dambit pdn check): without an
-// action, `help` on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;
+// action, the synopsis of `help` (up to its first blank line) on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;
 // otherwise nullopt, and the action is argv[0].
 std::optional<int> help_instead_of_action(int argc, char** argv, const char* help);
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -83,8 +84,12 @@ int run(int argc, char** argv) {
         } catch (const dambit::ParseError& e) {
             if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
         } catch (const std::exception& e) {
-            // Messages can quote a file's bytes (a header's variant name): one line always.
-            const std::string what = dambit::printable(e.what());
+            // Messages can quote a file's bytes (a header's variant name): one line always. A
+            // failed allocation says so in words (the sizes users give, --hash, are checked
+            // against the machine's memory: this is memory others took, or several tables).
+            const std::string what = dynamic_cast<const std::bad_alloc*>(&e)
+                                         ? std::string("out of memory")
+                                         : dambit::printable(e.what());
             if (quiet) {
                 write_to(stderr, "dambit {}: error on rank {} ({}): {}\n", s.name,
                          dambit::cluster::rank(),

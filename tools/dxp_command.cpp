@@ -4,13 +4,15 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "core/notation.hpp"
 #include "protocol/dxp_session.hpp"
 #include "protocol/net.hpp"
@@ -34,7 +36,7 @@ constexpr const char* kHelp =
     "follower: it accepts every request for version 01 with a legal position (refusing an\n"
     "illegal position with code 9) and plays the colour asked for.\n"
     "Either side ends a game by the rules (no legal move loses; the third repetition and the\n"
-    "25-move king rule draw); an illegal move or a peer silent beyond its clock (plus five\n"
+    "FMJD move-count rules draw); an illegal move or a peer silent beyond its clock (plus five\n"
     "seconds) loses. A peer that disconnects or sends garbage or an over-long message ends the\n"
     "game unfinished (*); a server then waits for the next connection.\n"
     "Prints one line per game, 'game N: dambit White vs NAME: 1-0 (reason), P plies', and a\n"
@@ -62,7 +64,7 @@ constexpr const char* kHelp =
     "  --egtb-cache MB       their block cache (default 64)\n"
     "  --eval E              the evaluation: auto (default: the compiled-in learned weights),\n"
     "                        learned, hand (the hand-made one) or a weights file (dambit tune)\n"
-    "  --pdn FILE            write every game in PDN to FILE\n"
+    "  --pdn FILE            write every game in PDN to FILE (replaced whole after each game)\n"
     "  --quiet               print only the game lines and the summary\n"
     "  --book FILE           play from this opening book (dambit book build) while it has\n"
     "                        the position\n"
@@ -125,15 +127,24 @@ int run(const cli::Args& args) {
     o.max_plies = int(args.get_int("max-plies", 0, 1, 100000));
     o.idle_timeout_ms = int(args.get_int("timeout", 300, 1, 86400) * 1000);
     const int max_games = int(args.get_int("max-games", 0, 1, 1000000));
-    const auto hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
+    const auto hash = std::size_t(args.get_megabytes("hash", 64));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto tables = cli::tables_option(args);
     const bool quiet = args.has("quiet");
 
-    std::ofstream pdn;
+    // The games so far, written whole to FILE after each game (FILE.tmp renamed over it), so that
+    // a server stopped at any moment leaves a file of whole games; FILE.lock keeps a second
+    // server given the same file from writing it too.
+    std::optional<std::string> pdn;
+    std::string pdn_games;
+    std::unique_ptr<file_io::LockFile> pdn_lock;
     if (const auto file = args.get("pdn")) {
-        pdn.open(*file, std::ios::binary | std::ios::trunc);
-        if (!pdn) throw cli::UsageError("cannot write '" + *file + "' for --pdn");
+        pdn = cli::output_file("pdn", *file);
+        try {
+            pdn_lock = std::make_unique<file_io::LockFile>(*pdn + ".lock");
+        } catch (const std::runtime_error& e) {
+            throw cli::UsageError(std::string("--pdn: ") + e.what());
+        }
     }
 
     search::Engine<International> engine(hash, threads);
@@ -171,9 +182,13 @@ int run(const cli::Args& args) {
                                r.game.plies())
                        .c_str(),
                    stdout);
-        if (pdn.is_open()) {
-            pdn << pdn_text(r, o.name);
-            pdn.flush();
+        if (pdn) {
+            pdn_games += pdn_text(r, o.name);
+            try {  // a full disk is reported, and the server plays on
+                file_io::replace_file(*pdn, pdn_games);
+            } catch (const std::runtime_error& e) {
+                std::fprintf(stderr, "dambit dxp: --pdn: %s\n", e.what());
+            }
         }
     };
     const std::string where = endpoint.host + ":" + std::to_string(endpoint.port);

@@ -488,7 +488,7 @@ int run(const cli::Args& args) {
     rules.max_plies =
         int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_int("hash", 16, 1, 1 << 20));
+    const auto hash = std::size_t(args.get_megabytes("hash", 16));
     const auto available = std::int64_t(openings.size());
     const auto count = args.get_int("openings", available, 1, INT64_MAX);
     if (count < available) openings.resize(std::size_t(count));
@@ -497,6 +497,8 @@ int run(const cli::Args& args) {
     const int concurrency = int(args.get_int("concurrency", 1, 1, 256));
     const bool analyse = args.has("analyse-losses");
     const int analyse_factor = int(args.get_int("analyse-factor", 10, 2, 1000));
+    if (args.has("analyse-factor") && !analyse)
+        throw cli::UsageError("--analyse-factor goes with --analyse-losses");
     for (const auto* spec : {&spec_a, &spec_b})
         if (spec->kind == SideSpec::Kind::kDxp && concurrency > 1)
             throw cli::UsageError(fmt::format(

@@ -56,6 +56,13 @@ constexpr const char* kHelp =
     "  --json             check: one JSON object, {\"problems\":[{\"file\",\"line\",\n"
     "                     \"column\",\"game\",\"kind\",\"token\",\"message\"},...],\n"
     "                     \"files\",\"games\",\"moves\",\"errors\",\"failed\"}\n"
+    "                     analyse: one object a move, {\"game\",\"ply\",\"number\",\"side\",\n"
+    "                     \"move\",\"forced\",\"value\",\"best\",\"best_value\",\"loss\",\n"
+    "                     \"drop\",\"mark\",\"depth\",\"nodes\",\"pv\"} (\"best\" null when\n"
+    "                     forced), then one a game, {\"game\",\"variant\",\"plies\",\n"
+    "                     \"final_value\",\"white\",\"black\"}, each side {\"moves\",\n"
+    "                     \"average_loss\",\"average_drop\",\"inaccuracies\",\"mistakes\",\n"
+    "                     \"blunders\"}; values as search's --json scores\n"
     "  --game N           fen, analyse: the game, from 1\n"
     "  --ply K            fen: the plies played from its start (default 0)\n"
     "  --depth N          analyse: search each position to depth N (1..100)\n"
@@ -67,13 +74,6 @@ constexpr const char* kHelp =
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
     "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
     "                     renamed OUT at the end)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
-    "  --json             analyse: one object a move, {\"game\",\"ply\",\"number\",\"side\",\n"
-    "                     \"move\",\"forced\",\"value\",\"best\",\"best_value\",\"loss\",\n"
-    "                     \"drop\",\"mark\",\"depth\",\"nodes\",\"pv\"} (\"best\" null when\n"
-    "                     forced), then one a game, {\"game\",\"variant\",\"plies\",\n"
-    "                     \"final_value\",\"white\",\"black\"}, each side {\"moves\",\n"
-    "                     \"average_loss\",\"average_drop\",\"inaccuracies\",\"mistakes\",\n"
-    "                     \"blunders\"}; values as search's --json scores\n"
     "\n"
     "Formats and rules: docs/pdn.md.\n";
 
@@ -443,7 +443,7 @@ int analyse(int argc, char** argv) {
                                     : fmt::format("{} ms", o.limits.movetime_ms);
     o.marks = marks_option(args);
     o.threads = int(args.get_int("threads", 1, 1, 256));
-    o.hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
+    o.hash = std::size_t(args.get_megabytes("hash", 64));
     o.eval = args.get_or("eval", cli::kDefaultEval);
     o.tables = cli::tables_option(args);
     o.json = args.has("json");

@@ -70,7 +70,7 @@ int run(const cli::Args& args) {
     limits.multipv = int(args.get_int("multipv", 1, 1, 256));
     const bool several = limits.multipv > 1;
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_int("hash", 64, 1, 1 << 20));
+    const auto hash = std::size_t(args.get_megabytes("hash", 64));
     const bool json = args.has("json");
     if (const auto book = cli::book_player<R>(cli::book_option(args), "--book"))
         if (const auto m = book->choose(p, history.size())) {
@@ -94,8 +94,8 @@ int run(const cli::Args& args) {
     engine.set_weights(cli::eval_option(args).get());
     const auto tables = cli::tables_option(args);
     if (!tables.dir.empty() && engine.set_tables(tables.dir, tables.cache_megabytes) == 0)
-        fmt::print(stderr, "dambit search: no complete set of {} tables in {}; not probing\n",
-                   R::kName, tables.dir);
+        throw cli::UsageError(
+            fmt::format("no complete set of {} tables in {}", R::kName, tables.dir));
     typename search::Engine<R>::Callbacks cb;
     cb.iteration = [&](const search::Iteration<G>& it) {
         const auto pv = search::line_text<R>(p, it.pv);

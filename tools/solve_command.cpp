@@ -298,12 +298,18 @@ int run(const cli::Args& args) {
     opt.max_plies = int(args.get_int("max-plies", 120, 0, 250));
     opt.max_seconds = args.get_double("max-seconds", 60, 0, 1e9);
     opt.draw_rules = args.has("draw-rules");
-    opt.hash_megabytes = std::size_t(args.get_int("hash", 256, 1, 1 << 20));
+    opt.hash_megabytes = std::size_t(args.get_megabytes("hash", 256));
     const auto tables = cli::tables_option(args);
     opt.tables_dir = tables.dir;
     opt.tables_cache_megabytes = tables.cache_megabytes;
     // The solver (its proof table, its tables) is made once the input is known to be good: a
-    // bad FEN or file line is an error before any work.
+    // bad FEN or file line is an error before any work. Tables given that hold nothing of the
+    // variant are an error too, not a proof made silently without them.
+    const auto check_tables = [&](const search::Solver<R>& solver) {
+        if (!tables.dir.empty() && !opt.draw_rules && solver.table_pieces() == 0)
+            throw cli::UsageError(fmt::format("no complete set of {} tables in {}", R::kName,
+                                              tables.dir));
+    };
     const bool json = args.has("json"), with_moves = args.has("moves"),
                with_duals = args.has("duals");
     // The root's proof, with --moves each move's, with --duals the line's turns: the total nodes
@@ -362,6 +368,7 @@ int run(const cli::Args& args) {
     if (const auto fen = args.get("fen")) {
         const Position<R> p = parse_fen<R>(*fen);
         search::Solver<R> solver(opt);
+        check_tables(solver);
         const Solved s = solve(solver, p);
         if (json) {
             fmt::print("{}\n", solved_json(*fen, p, s).str());
@@ -416,6 +423,7 @@ int run(const cli::Args& args) {
     }
     if (in.bad()) throw std::runtime_error("cannot read '" + path + "'");
     search::Solver<R> solver(opt);
+    check_tables(solver);
     int solved = 0, wrong = 0, unsolved = 0;
     double total = 0;
     for (const auto& [fen, p, want] : problems) {

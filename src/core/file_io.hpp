@@ -128,12 +128,21 @@ inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::st
 }
 
 // The file a write to `path` goes to: `path` itself, or, where it is a symbolic link, the file it
-// points to (so that replacing the file keeps the link).
+// points to (so that replacing the file keeps the link), whether that file exists yet or not (a
+// dangling link's target is created). The links are followed one by one, at most 40 (the
+// system's own limit); a loop longer than that writes over the link itself.
 inline std::string output_path(const std::string& path) {
+    namespace fs = std::filesystem;
     std::error_code ec;
-    if (!std::filesystem::is_symlink(path, ec)) return path;
-    const auto target = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : target.string();
+    if (!fs::is_symlink(path, ec)) return path;
+    fs::path p = path;
+    for (int links = 0; links < 40 && fs::is_symlink(p, ec); ++links) {
+        const fs::path target = fs::read_symlink(p, ec);
+        if (ec) return path;
+        p = target.is_absolute() ? target : p.parent_path() / target;
+    }
+    if (fs::is_symlink(p, ec)) return path;
+    return p.lexically_normal().string();
 }
 
 // Writes `bytes` to PATH.tmp, flushes them to disk and renames PATH.tmp to PATH (PATH being

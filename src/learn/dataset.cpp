@@ -46,6 +46,7 @@ struct Scan {
     std::uint32_t games = 0;
     std::size_t end = kHeaderBytes;
     bool done = false;
+    bool damaged = false;  // a block is whole but its checksum or its counts are wrong
 };
 
 Scan scan_blocks(const std::string& bytes) {
@@ -58,18 +59,26 @@ Scan scan_blocks(const std::string& bytes) {
             if (bytes.size() - at < 32) break;
             const auto games = get<std::uint64_t>(p + 8), records = get<std::uint64_t>(p + 16);
             if (get<std::uint64_t>(p + 24) != XXH64(p, 24, 0) || games != s.games ||
-                records != s.samples.size())
+                records != s.samples.size()) {
+                s.damaged = true;
                 break;
+            }
             s.done = true;
             s.end = at + 32;
             break;
         }
-        if (tag != kGameTag) break;
+        if (tag != kGameTag) {
+            s.damaged = true;
+            break;
+        }
         const auto first = get<std::uint32_t>(p + 4), games = get<std::uint32_t>(p + 8);
         const auto records = get<std::uint32_t>(p + 12);
         const std::size_t size = 16 + std::size_t(records) * sizeof(Sample);
-        if (first != s.games || bytes.size() - at < size + 8) break;
-        if (get<std::uint64_t>(p + size) != XXH64(p, size, 0)) break;
+        if (bytes.size() - at < size + 8) break;  // cut short: a run stopped while writing
+        if (first != s.games || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
+            s.damaged = true;
+            break;
+        }
         const std::size_t old = s.samples.size();
         s.samples.resize(old + records);
         if (records)  // an empty vector's data() may be null, which memcpy must not get
@@ -155,6 +164,10 @@ DataFile read_data(const std::string& path) {
     DataFile d;
     d.header = parse_header(bytes, path);
     Scan s = scan_blocks(bytes);
+    if (!s.done && s.damaged)
+        throw std::runtime_error(fmt::format(
+            "{}: damaged data file (a block's checksum fails at byte {}, after {} games)", path,
+            s.end, s.games));
     if (!s.done)
         throw std::runtime_error(fmt::format(
             "{}: incomplete data file (no valid end block after {} games)", path, s.games));

@@ -91,14 +91,20 @@ search::Limits parse_level(const Line& line) {
         if (n < 1) throw ParseError(fmt::format("nodes '{}' below 1", *line.get("nodes")));
         l.nodes = std::uint64_t(std::min(n, 1e18));
     }
-    if (line.has("move-time")) l.movetime_ms = milliseconds(number(line, "move-time"));
+    // Only the clock's time can be negative (a client behind on its clock: 1 ms).
+    const auto not_negative = [&](const char* name) {
+        const double x = number(line, name);
+        if (x < 0) throw ParseError(fmt::format("{} '{}' below 0", name, *line.get(name)));
+        return x;
+    };
+    if (line.has("move-time")) l.movetime_ms = milliseconds(not_negative("move-time"));
     if (line.has("time")) {
         // "The increment is added before every move" (protocol.txt): this move may use it too.
-        const double inc = line.has("inc") ? std::max(0.0, number(line, "inc")) : 0.0;
+        const double inc = line.has("inc") ? not_negative("inc") : 0.0;
         l.time_ms = milliseconds(number(line, "time") + inc);
         l.increment_ms = std::int64_t(std::min(inc, 1e6) * 1000.0);
         if (line.has("moves")) {
-            const double m = number(line, "moves");
+            const double m = not_negative("moves");
             l.moves_to_go = m >= 1 ? int(std::min(m, 1000.0)) : 0;
         }
     }

@@ -174,6 +174,9 @@ template <class R>
 Position<R> parse_hub_position(std::string_view text) {
     using G = typename R::Geometry;
     const std::string token(text.substr(0, std::min<std::size_t>(text.size(), 80)));
+    if (text.empty())  // `pos pos`: the name without `=`
+        throw ParseError("pos without a position (want pos= the side to move and the " +
+                         std::to_string(G::kSquares) + " squares)");
     if (text.size() != std::size_t(G::kSquares) + 1)
         throw ParseError("position '" + token + "' has " + std::to_string(text.size()) +
                          " characters, not " + std::to_string(G::kSquares + 1));

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "core/notation.hpp"
 #include "search/engine.hpp"
@@ -37,7 +39,11 @@ BenchResult run_bench(Variant v, int depth, int threads, std::size_t hash_megaby
                       const LearnedWeights* weights = nullptr) {
     Engine<R> engine(hash_megabytes, threads);
     engine.set_weights(weights);
-    if (!tables_dir.empty()) engine.set_tables(tables_dir, tables_cache_mb);
+    // Tables that hold nothing of the variant would leave the signature as without them: the
+    // caller asked for tables, so that is an error, not a run without them.
+    if (!tables_dir.empty() && engine.set_tables(tables_dir, tables_cache_mb) == 0)
+        throw std::invalid_argument("no complete set of " + std::string(R::kName) + " tables in " +
+                                    tables_dir);
     BenchResult r;
     Limits limits;
     limits.depth = depth;

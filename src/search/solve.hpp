@@ -205,6 +205,9 @@ public:
     bool loses_within(const Position<R>& p, int n);
     bool aborted() const;
     std::uint64_t nodes() const;
+    // The largest n such that the tables given (SolveOptions::tables_dir) hold every slice of
+    // 2..n pieces; 0 without tables, or with the draw rules (which leave the tables out).
+    int table_pieces() const;
     // Forgets every proven bound, so that the next solve starts from nothing.
     void clear_table();
 

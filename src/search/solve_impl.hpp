@@ -202,6 +202,7 @@ public:
     bool loses_within(const Position<R>& p, int n) { return reset(), lose(p, n & ~1, {}, 0); }
     bool aborted() const { return aborted_; }
     std::uint64_t nodes() const { return nodes_; }
+    int table_pieces() const { return table_pieces_; }
     // Forgets every proven bound, so that the next solve starts from nothing.
     void clear_table() {
         table_.clear();
@@ -717,6 +718,10 @@ bool Solver<R>::aborted() const {
 template <class R>
 std::uint64_t Solver<R>::nodes() const {
     return search_->nodes();
+}
+template <class R>
+int Solver<R>::table_pieces() const {
+    return search_->table_pieces();
 }
 template <class R>
 void Solver<R>::clear_table() {

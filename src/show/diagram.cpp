@@ -67,6 +67,15 @@ std::string text_diagram(const Board& b, bool flip) {
     return out;
 }
 
+namespace {
+// A length in pixels to a tenth, without a trailing ".0" (200, 211.1).
+std::string length(double x) {
+    std::string t = fmt::format("{:.1f}", x);
+    if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
+    return t;
+}
+}  // namespace
+
 std::string svg_diagram(const Board& b, bool flip, int pixels) {
     const int n = b.size;
     // One square is `sq` pixels; algebraic boards keep half a square on the left and below for the
@@ -76,10 +85,10 @@ std::string svg_diagram(const Board& b, bool flip, int pixels) {
     const double left = margin * sq, height = n * sq + margin * sq;
     std::string s = fmt::format(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1:.0f}\" "
-        "viewBox=\"0 0 {0} {1:.1f}\" font-family=\"sans-serif\">\n",
-        pixels, height);
+        "viewBox=\"0 0 {0} {2}\" font-family=\"sans-serif\">\n",
+        pixels, height, length(height));
     s += fmt::format("<title>{} to move</title>\n", b.white_to_move ? "White" : "Black");
-    s += fmt::format("<rect width=\"{}\" height=\"{:.1f}\" fill=\"#ffffff\"/>\n", pixels, height);
+    s += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", pixels, length(height));
     for (int row = 0; row < n; ++row)
         for (int col = 0; col < n; ++col) {
             const int rank = rank_at(b, row, flip), file = file_at(b, col, flip);
