@@ -265,6 +265,7 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
                                        .str());
             else
                 fmt::print("{:5} {:16} {:>10} {:>10}  (from the checkpoint)\n", d, n, "-", "-");
+            std::fflush(stdout);  // a row is out before the next depth's work, as below
             continue;
         }
         const auto counts = run_depth(p, d, s, checkpoint);

@@ -346,12 +346,19 @@ check("hub --variant foo: status 2, one line naming the known variants", r.retur
       "english, international, normal)\n", (r.returncode, r.stderr))
 r = subprocess.run([DAMBIT, "hub", "--hash", "1048577"], capture_output=True, text=True, input="")
 check("hub --hash 1048577: status 2", r.returncode == 2 and "1048577" in r.stderr, r.stderr)
-status, lines, _ = piped("hub\nset-param name=hash value=65537\nset-param name=hash value=1048577\n"
-                         "set-param name=variant value=chess\nping\n")
+# 1048576 MB is in the parameter's range but beyond this machine's memory: refused when set, so
+# that `init` still answers `ready` (it failed allocating, and a GUI waited for ever).
+status, lines, _ = piped("hub\nset-param name=hash value=1024\nset-param name=hash value=1048577\n"
+                         "set-param name=hash value=1048576\n"
+                         "set-param name=variant value=chess\ninit\nping\n")
 errors = [l for l in lines if l.startswith("error")]
-check("set-param hash: 65537 taken, 1048577 refused; a bad variant's error names the known",
-      len(errors) == 2 and "1048577" in errors[0] and "known: russian" in errors[1]
-      and lines[-1] == "pong", errors)
+check("set-param hash: 1024 taken, 1048577 and 1048576 refused; a bad variant's error names the "
+      "known; init ready",
+      len(errors) == 3 and "1048577" in errors[0] and "memory" in errors[1]
+      and "known: russian" in errors[2] and "ready" in lines and lines[-1] == "pong", errors)
+r = subprocess.run([DAMBIT, "hub", "--hash", "1048576"], capture_output=True, text=True, input="")
+check("hub --hash 1048576: status 2, the memory named", r.returncode == 2 and "memory" in r.stderr,
+      r.stderr)
 
 # 8. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
 # a GUI keeps them: the engine adds the increment before its move). When a game ends before (a

@@ -120,6 +120,18 @@ run dxp --variant international --b "dxp:127.0.0.1:$port" --movetime 20 --openin
 if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/dxp.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/dxp.out"; then ok; else
   bad dxp "$(cat "$tmp/dxp.out" "$tmp/dxp.err" "$tmp/dxpd.out")"; fi
 wait
+# A game the match's own engine ends with its move: the follower is sent that move too (it was
+# not: its record of the game was a ply short). From W:W28:B23 White takes the last black man
+# (28x19) and wins at ply 1: in game 1 the match's engine has White, in game 2 the follower.
+printf 'capture\tW:W28:B23\n' >"$tmp/win1.txt"
+port=$((20000 + RANDOM % 20000))
+timeout 60 "$dambit" dxp --listen "127.0.0.1:$port" --movetime 20 --max-games 2 --quiet >"$tmp/dxpw.out" 2>&1 &
+for _ in $(seq 50); do grep -q . "$tmp/dxpw.out" 2>/dev/null && break; sleep 0.1; done
+run dxp-last --variant international --b "dxp:127.0.0.1:$port" --movetime 20 --openings-file "$tmp/win1.txt"
+wait
+if [ "$status" -eq 0 ] && grep -q 'A-B 1-0 (no move, 1 plies), B-A 1-0 (no move, 1 plies)' "$tmp/dxp-last.out" &&
+   [ "$(grep -c '^game [12]: .*, 1 plies$' "$tmp/dxpw.out")" = 2 ]; then ok; else
+  bad dxp-last-move "$(cat "$tmp/dxp-last.out" "$tmp/dxp-last.err" "$tmp/dxpw.out")"; fi
 cat >"$tmp/drop.py" <<'SCRIPT'
 import socket, sys
 server = socket.socket()

@@ -157,5 +157,33 @@ expect_error verify-negative-budget 2 "bad value '-1' for --max-seconds \(want a
 if "$dambit" perft --verify --max-seconds 0.001 | grep -q 'skipped (about .* s, past the 0.001 s budget)$'; then
   ok; else bad "verify-small-budget"; fi
 
+# A checkpoint's .tmp left by a build killed while writing it is removed once its unit is built.
+mkdir "$dir/stale"
+head -c 1000 /dev/zero >"$dir/stale/russian-0101.checkpoint.tmp"
+if "$dambit" egtb build --variant russian --pieces 2 --dir "$dir/stale" --threads 1 >/dev/null 2>&1 &&
+   [ ! -e "$dir/stale/russian-0101.checkpoint.tmp" ]; then ok; else bad "egtb-stale-checkpoint-tmp"; fi
+# tune: the weights must not replace a data file given.
+expect_error tune-out-is-data 2 "--out $dir/full.dat: is the data file '$dir/full.dat'" -- \
+  tune --data "$dir/full.dat" --out "$dir/full.dat"
+
+# --- Outputs that stop taking bytes (a full disk), made by a file size limit: the write fails
+# (EFBIG, with SIGXFSZ ignored) while the games of other threads are under way. One line on
+# stderr and exit status 1, never an abort (it was "terminate called without an active
+# exception", status 134). A selfplay journal keeps its whole blocks for the next run.
+full_disk() {  # full_disk NAME KB ARGS...
+  local name=$1 kb=$2 out status
+  shift 2
+  out=$( (ulimit -f "$kb"; trap '' XFSZ; timeout 120 "$dambit" "$@") 2>&1 >/dev/null)
+  status=$?
+  if [ "$status" -eq 1 ] && grep -q "cannot write '.*': File too large" <<<"$out" &&
+     [ "$(wc -l <<<"$out")" -eq 1 ]; then ok; else bad "$name: status $status, '${out:0:300}'"; fi
+}
+full_disk selfplay-full 16 selfplay --positions 100000 --nodes 200 --threads 2 --out "$dir/full.dat"
+full_disk match-full 4 match --depth 2 --openings 30 --concurrency 2 --pgn "$dir/full.pdn"
+# The same selfplay again, without the limit, goes on from the journal's whole blocks.
+if [ -s "$dir/full.dat.part" ] &&
+   "$dambit" selfplay --positions 3000 --nodes 200 --out "$dir/full.dat" >/dev/null 2>&1 &&
+   [ -s "$dir/full.dat" ]; then ok; else bad "selfplay-full-resume"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

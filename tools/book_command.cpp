@@ -185,7 +185,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const auto given = args.get("out");
     if (!given) throw cli::UsageError("book build needs --out FILE");
     // Checked before the work; a symbolic link's target is written (FILE.part, then FILE).
-    const std::optional<std::string> out = cli::output_file("out", *given);
+    const std::optional<std::string> out = cli::output_file("out", *given, ".part");
     if (args.has("positions") && args.has("hours"))
         throw cli::UsageError("give --positions or --hours, not both");
     if (args.has("nodes-per-position") && args.has("depth"))

@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "core/file_io.hpp"
+#include "core/memory.hpp"
 #include "search/weights.hpp"
 
 #include <cctype>
@@ -9,8 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-
-#include <sys/sysinfo.h>
 
 namespace dambit::cli {
 
@@ -60,9 +59,10 @@ void check_readable(const std::string& path) {
     }
 }
 
-std::string output_file(std::string_view option, const std::string& path) {
+std::string output_file(std::string_view option, const std::string& path,
+                        std::string_view suffix) {
     try {
-        return file_io::check_replaceable(path);
+        return file_io::check_replaceable(path, suffix);
     } catch (const std::runtime_error& e) {
         throw UsageError(fmt::format("--{}: {}", option, e.what()));
     }
@@ -99,10 +99,8 @@ std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::
 std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
                                  std::int64_t lo) const {
     const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
-    struct sysinfo si {};
-    if (::sysinfo(&si) != 0) return mb;
-    const auto total = std::int64_t((std::uint64_t(si.totalram) + si.totalswap) * si.mem_unit >> 20);
-    if (mb > total)
+    const std::int64_t total = memory_and_swap_megabytes();
+    if (total > 0 && mb > total)
         throw UsageError(fmt::format("bad value '{}' for --{} (more than the {} MB of memory and "
                                      "swap of this machine)",
                                      mb, name, total));

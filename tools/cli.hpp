@@ -62,7 +62,8 @@ void check_readable(const std::string& path);
 // A file a command will write at its end (FILE.tmp, or FILE.part, renamed FILE) must be writable
 // now, before the work: file_io::check_replaceable's error as a UsageError, "--OPTION: REASON".
 // Returns the path to write (the file a symbolic link points to: the link stays).
-std::string output_file(std::string_view option, const std::string& path);
+std::string output_file(std::string_view option, const std::string& path,
+                        std::string_view suffix = ".tmp");
 // Locks PATH.tmp, which this run is about to write (file_io::ExclusiveLock, created empty if
 // missing): another run writing it is a UsageError, "--OPTION: 'PATH.tmp' is being written by
 // another run; ...". Held while the returned lock lives.

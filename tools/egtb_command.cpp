@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -175,9 +177,14 @@ int build(const cli::Args& args) {
     if (ec || !fs::is_directory(o.dir, ec))
         throw cli::UsageError("cannot create the table directory '" + o.dir + "' for --dir: " +
                               (ec ? ec.message() : "not a directory"));
+    if (::access(o.dir.c_str(), W_OK) != 0)  // a usage error before any work, as for files
+        throw cli::UsageError("cannot write in the table directory '" + o.dir + "' for --dir: " +
+                              std::strerror(errno));
 
+    // Interrupted (Ctrl-C, kill, or the terminal closed): the checkpoint is saved.
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    std::signal(SIGHUP, on_signal);
     if (cluster::rank() > 0) {  // builds the units rank 0 hands out
         cluster::Worker w;
         try {

@@ -83,7 +83,7 @@ int hub_command(int argc, char** argv) {
                                   ")");
         d.variant = *v;
     }
-    d.hash_megabytes = std::size_t(param_option(args, "hash", 64));
+    d.hash_megabytes = std::size_t(args.get_megabytes("hash", 64));  // the parameter's range
     d.threads = int(param_option(args, "threads", 1));
     const auto tables = cli::tables_option(args);
     d.egtb = tables.dir;

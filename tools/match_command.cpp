@@ -12,7 +12,10 @@
 #include <set>
 #include <thread>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <type_traits>
@@ -475,6 +478,17 @@ int run(const cli::Args& args) {
     for (const auto* spec : {&spec_a, &spec_b})
         if (spec->kind == SideSpec::Kind::kDxp && !rules.time.clocked() && !rules.time.movetime_ms)
             throw cli::UsageError(fmt::format("dxp:{} needs --tc or --movetime", spec->target));
+    // A DXP game request carries whole minutes: a follower that plans on that clock thinks far
+    // too long for a shorter --tc, and this side's clock flags it. Said once, before the games.
+    for (const auto* spec : {&spec_a, &spec_b})
+        if (spec->kind == SideSpec::Kind::kDxp && rules.time.clocked() &&
+            rules.time.base_ms % 60000 != 0)
+            std::fprintf(stderr,
+                         "dambit match: note: dxp:%s is asked for %lld minute(s), DXP's unit, not "
+                         "the %.3g s of --tc; unless it keeps to a move time of its own it may "
+                         "lose on time\n",
+                         spec->target.c_str(), (long long)((rules.time.base_ms + 59999) / 60000),
+                         double(rules.time.base_ms) / 1000.0);
     std::optional<play::SprtParams> sprt;
     if (const auto text = args.get("sprt")) {
         try {
@@ -548,6 +562,13 @@ int run(const cli::Args& args) {
     std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp is this match's alone
     if (pgn) {
         pgn_lock = cli::lock_tmp("pgn", *pgn);
+        // FILE.tmp with games in it, and no match writing it (the lock): the games of an
+        // interrupted match, which a new one would throw away.
+        std::error_code ec;
+        if (std::filesystem::file_size(*pgn + ".tmp", ec) > 0 && !ec)
+            throw cli::UsageError("--pgn: '" + *pgn +
+                                  ".tmp' holds the games of an interrupted match; move it "
+                                  "away (or remove it) to play again");
         pdn_out.open(*pgn + ".tmp", std::ios::binary | std::ios::trunc);
         if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
     }
@@ -646,7 +667,13 @@ int run(const cli::Args& args) {
         if (pgn) {
             pdn_out << record;
             pdn_out.flush();
-            if (!pdn_out) throw std::runtime_error("cannot write '" + *pgn + ".tmp'");
+            if (!pdn_out) {  // a full disk: the games under way end before the error is reported
+                const std::lock_guard lock(mutex);
+                if (!failure)
+                    failure = std::make_exception_ptr(std::runtime_error(
+                        "cannot write '" + *pgn + ".tmp': " + std::strerror(errno)));
+                break;
+            }
         }
         if (sprt) {
             llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
@@ -678,7 +705,7 @@ int run(const cli::Args& args) {
     if (e.finite)
         elo = signed_text(e.elo, 1) + " +/- " + signed_text(e.margin, 1).substr(1);
     else
-        elo = e.score >= 1 ? "+inf" : "-inf";
+        elo = e.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
     for (const char* letter : {"A", "B"}) {
         const bool a_side = letter[0] == 'A';

@@ -2,8 +2,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -318,6 +320,7 @@ struct AnalyseOptions {
     bool json = false;
     bool forced_variant = false;  // --variant: the rules of every game, whatever its GameType
     std::ofstream* pdn = nullptr;
+    std::string pdn_path;                 // the file `pdn` writes (OUT.tmp)
     std::set<Variant>* warned = nullptr;  // variants without tables, already reported
 };
 
@@ -414,7 +417,10 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         out.tags.push_back(
             {"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
         *o.pdn << pdn::write_game<R>(out, marks, comments);
-        if (!*o.pdn) throw std::runtime_error("cannot write the --pdn file");
+        o.pdn->flush();
+        if (!*o.pdn)
+            throw std::runtime_error("--pdn: cannot write '" + o.pdn_path + "': " +
+                                     std::strerror(errno));
     }
 }
 
@@ -475,6 +481,7 @@ int analyse(int argc, char** argv) {
         if (!pdn_out) throw cli::UsageError(fmt::format("cannot write '{}.tmp'", *out_path));
         tmp.path = *out_path + ".tmp";
         o.pdn = &pdn_out;
+        o.pdn_path = tmp.path;
     }
     pdn::Reader reader(in.stream());
     pdn::RawGame raw;

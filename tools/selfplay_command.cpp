@@ -58,7 +58,7 @@ int run(const cli::Args& args) {
     const auto given = args.get("out");
     if (!given) throw cli::UsageError("selfplay needs --out FILE");
     // Checked before the work; a symbolic link's target is written (FILE.part, then FILE).
-    const std::optional<std::string> out = cli::output_file("out", *given);
+    const std::optional<std::string> out = cli::output_file("out", *given, ".part");
     if (args.has("games") && args.has("positions"))
         throw cli::UsageError("give --games or --positions, not both");
     const auto games = std::uint64_t(args.get_int("games", 1000, 1, 1'000'000'000));
@@ -172,7 +172,13 @@ int run(const cli::Args& args) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
             continue;
         }
-        writer->append(block_games, block);
+        try {
+            writer->append(block_games, block);
+        } catch (...) {  // a full disk: the games under way end before the error is reported
+            const std::lock_guard lock(mutex);
+            if (!failure) failure = std::current_exception();
+            break;
+        }
         written_positions += block.size();
         if (terminal) {
             const double secs =

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -115,10 +116,25 @@ int run(const cli::Args& args) {
         init_note = fmt::format(" --init {}", *init);
     }
 
-    for (const auto& name : notation_detail::split(*data, ','))
+    // --out: where the weights will go must take a file now, not after the fit; not a data file
+    // (it would be replaced by the weights); and no other fit writes it meanwhile (the lock).
+    const std::string out_path = cli::output_file("out", *out);
+    std::error_code ec;
+    for (const auto& name : notation_detail::split(*data, ',')) {
         if (name.empty()) throw cli::UsageError("empty file name in --data '" + *data + "'");
-    // --out: where the weights will go must take a file now, not after the fit.
-    cli::output_file("out", *out);
+        if (std::filesystem::equivalent(std::string(name), out_path, ec) ||
+            std::string(name) == *out)
+            throw cli::UsageError("--out " + *out + ": is the data file '" + std::string(name) +
+                                  "' (the weights would replace it)");
+    }
+    const auto out_lock = cli::lock_tmp("out", out_path);
+    struct EmptyTmp {  // the lock's empty OUT.tmp, removed if the fit fails (before the unlock)
+        std::string path;
+        ~EmptyTmp() {
+            std::error_code e;
+            if (std::filesystem::file_size(path, e) == 0 && !e) std::filesystem::remove(path, e);
+        }
+    } empty_tmp{out_path + ".tmp"};
 
     // The positions, each once (the first file that has it keeps it).
     std::vector<learn::Sample> train, held;

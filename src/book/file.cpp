@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -103,9 +105,20 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         f_ = std::fopen(part_.c_str(), "ab");
     } else {
         f_ = std::fopen(part_.c_str(), "wb");
-        if (f_) file_io::write_or_throw(f_, head, part_);
+        if (!f_)
+            throw std::runtime_error(
+                fmt::format("cannot write '{}': {}", part_, std::strerror(errno)));
+        try {
+            file_io::write_or_throw(f_, head, part_);
+        } catch (...) {  // a header cut short (a full disk) would stop the next run: none
+            std::fclose(f_);
+            f_ = nullptr;
+            std::remove(part_.c_str());
+            throw;
+        }
     }
-    if (!f_) throw std::runtime_error(fmt::format("cannot write '{}'", part_));
+    if (!f_)
+        throw std::runtime_error(fmt::format("cannot write '{}': {}", part_, std::strerror(errno)));
 }
 
 Journal::~Journal() {

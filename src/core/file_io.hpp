@@ -119,12 +119,12 @@ inline std::string read_all(const std::string& path) {
 
 // Writes `bytes` and hands them to the system (they survive the process being killed), and with
 // `sync` flushes them to disk (they survive a power cut too); throws
-// std::runtime_error("cannot write 'PATH'").
+// std::runtime_error("cannot write 'PATH': REASON").
 inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::string& path,
                            bool sync = true) {
     if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fflush(f) != 0 ||
         (sync && fdatasync(fileno(f)) != 0))
-        throw std::runtime_error("cannot write '" + path + "'");
+        throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
 }
 
 // The file a write to `path` goes to: `path` itself, or, where it is a symbolic link, the file it
@@ -176,15 +176,16 @@ inline void replace_file(const std::string& link, std::string_view bytes) {
 // put a file in its place), or replace_file's own "cannot write 'PATH.tmp': REASON" (PATH.tmp is
 // created and removed again; an existing PATH.tmp, which may be another run's output in the
 // making, is only checked for writing, never emptied or removed). For a job that writes its
-// result at the end, to fail before the work. Returns output_path(path).
-inline std::string check_replaceable(const std::string& link) {
+// result at the end, to fail before the work. Returns output_path(path). A job that writes a
+// journal PATH.part instead gives `suffix` ".part".
+inline std::string check_replaceable(const std::string& link, std::string_view suffix = ".tmp") {
     if (link.empty()) throw std::runtime_error("empty file name");
     struct stat st {};
     if (::stat(link.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw std::runtime_error("'" + link + "' is " +
                                  (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file"));
     const std::string path = output_path(link);
-    const std::string tmp = path + ".tmp";
+    const std::string tmp = path + std::string(suffix);
     if (::stat(tmp.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode))
             throw std::runtime_error("cannot write '" + tmp + "': " +

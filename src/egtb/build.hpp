@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -213,6 +214,9 @@ private:
         levels(u, slices, level);
         finish(slices);
         std::remove(checkpoint_path(u).c_str());
+        // A checkpoint's FILE.tmp left by a run killed while it wrote one (it can be as large
+        // as the unit): the finished unit needs neither.
+        std::remove((checkpoint_path(u) + ".tmp").c_str());
     }
 
     // The unit's positions in chunks of kChunk indices, slice by slice: the pieces of parallel
@@ -501,7 +505,7 @@ private:
                          int level) {
         const std::string path = checkpoint_path(u), tmp = path + ".tmp";
         std::FILE* f = std::fopen(tmp.c_str(), "wb");
-        if (!f) throw TableError(tmp + ": cannot write the checkpoint");
+        if (!f) throw TableError(tmp + ": cannot write the checkpoint: " + std::strerror(errno));
         XXH64_state_t* h = XXH64_createState();
         XXH64_reset(h, 0);
         bool ok = true;
@@ -527,8 +531,9 @@ private:
         ok = ok && std::fwrite(&sum, 1, 8, f) == 8;
         ok = std::fclose(f) == 0 && ok;
         if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+            const std::string reason = std::strerror(errno);
             std::remove(tmp.c_str());
-            throw TableError(path + ": cannot write the checkpoint");
+            throw TableError(path + ": cannot write the checkpoint: " + reason);
         }
     }
 

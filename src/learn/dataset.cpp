@@ -2,6 +2,8 @@
 
 #include "core/file_io.hpp"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -122,9 +124,20 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         f_ = std::fopen(part.c_str(), "ab");
     } else {
         f_ = std::fopen(part.c_str(), "wb");
-        if (f_) write_or_throw(f_, head, part);
+        if (!f_)
+            throw std::runtime_error(
+                fmt::format("cannot write '{}': {}", part, std::strerror(errno)));
+        try {
+            write_or_throw(f_, head, part);
+        } catch (...) {  // a header cut short (a full disk) would stop the next run: none
+            std::fclose(f_);
+            f_ = nullptr;
+            std::remove(part.c_str());
+            throw;
+        }
     }
-    if (!f_) throw std::runtime_error(fmt::format("cannot write '{}'", part));
+    if (!f_)
+        throw std::runtime_error(fmt::format("cannot write '{}': {}", part, std::strerror(errno)));
 }
 
 DataWriter::~DataWriter() {

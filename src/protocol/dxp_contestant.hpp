@@ -6,7 +6,8 @@
 // rounded up, or with a move time enough minutes for the game's ply limit
 // (ceil(movetime * max_plies / 60000) + 1), and moves 0; the harness's clock still decides time
 // losses. Per move of the peer: the other side's last move is sent, then the peer's is awaited.
-// After each game: GAMEEND with the result from our side (the peer's opponent's); at the end, a
+// After each game: the other side's last move, when it ended the game by the rules (the peer has
+// not seen it), then GAMEEND with the result from our side (the peer's opponent's); at the end, a
 // GAMEEND with stop code 1. A lost connection forfeits the game it happens in; the next game
 // connects again.
 #pragma once
@@ -45,6 +46,7 @@ public:
 
     void start_game(const Board& opening, Color colour, const play::TimeControl& time) override {
         ended_by_peer_ = false;
+        known_plies_ = 0;
         if (!client_) {
             try {
                 client_ = std::make_unique<DxpClient>(host_port_, "dambit");
@@ -86,6 +88,7 @@ public:
             const BoardMove m = client_->receive_move(p, wait);
             last_answer_ = std::chrono::steady_clock::now();
             ++moves_played_;
+            known_plies_ = int(turn.moves->size()) + 1;
             return m.move;
         } catch (const DxpFailure& f) {
             if (f.peer_result()) ended_by_peer_ = true;
@@ -99,6 +102,22 @@ public:
         // The result from our side: we are the peer's opponent.
         const char reason = !game.winner ? '2' : *game.winner == colour ? '1' : '3';
         try {
+            // The other side's move that ended the game by the rules (the peer left without a
+            // move, a repetition, a draw rule) goes to the peer first, as every move before it
+            // did: its game record is whole, and it sees the end itself. Not at the match's ply
+            // limit, which the peer does not know: it would answer the move.
+            const bool by_rule = game.ending == play::Ending::kNoMove ||
+                                 game.ending == play::Ending::kRepetition ||
+                                 game.ending == play::Ending::kDrawRule;
+            if (game.plies() == known_plies_ + 1 && by_rule) {
+                Board before = game.opening;
+                for (int i = 0; i + 1 < game.plies(); ++i) before = before.play(game.moves[i]);
+                const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                                         std::chrono::steady_clock::now() - last_answer_)
+                                         .count();
+                if (const auto pm = search::path_of<International>(before, game.moves.back()))
+                    client_->send_move(before, *pm, int(std::min<std::int64_t>(seconds, 999)));
+            }
             client_->end_game(reason, false);
         } catch (const DxpFailure& f) {
             drop_if_broken(f);
@@ -124,6 +143,7 @@ private:
     bool ended_by_peer_ = false;
     int reconnects_ = 0;
     int moves_played_ = 0;
+    int known_plies_ = 0;  // the plies of the game the peer has seen (its own and those sent)
     std::chrono::steady_clock::time_point last_answer_{};
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "book/play.hpp"
+#include "core/memory.hpp"
 #include "core/variant.hpp"
 #include "core/version.hpp"
 #include "protocol/hub_text.hpp"
@@ -386,7 +387,14 @@ void set_param(Params& p, const Line& line) {
             throw ParseError("unknown variant '" + *value + "' (known: " + variant_names(", ") + ")");
         p.variant = *value;
     } else if (*name == "hash" || *name == "tt-size") {
-        p.hash = std::size_t(integer("hash"));
+        const long mb = integer("hash");
+        // A table the machine cannot hold is refused here: `init` would fail on it, and a GUI
+        // waits for `ready`.
+        if (const std::int64_t total = memory_and_swap_megabytes(); total > 0 && mb > total)
+            throw ParseError(fmt::format("bad value '{}' for {} (more than the {} MB of memory "
+                                         "and swap of this machine)",
+                                         *value, *name, total));
+        p.hash = std::size_t(mb);
     } else if (*name == "threads") {
         p.threads = int(integer("threads"));
     } else if (*name == "egtb") {

@@ -104,7 +104,15 @@ void Engine<R>::new_game() {
 namespace detail {
 
 // Time for this move: a share of the clock plus most of the increment; never more than a
-// fraction of what is left, so that a slow iteration cannot lose on time.
+// fraction of what is left, so that a slow iteration cannot lose on time. A reserve of
+// kClockReserveMs is not planned: each move costs some time beyond its search (the protocol, the
+// caller's bookkeeping, the search's first iteration), so that in sudden death a clock spent down
+// to nothing loses on time a few moves later (docs/performance.md, "Time for a move under a
+// clock"). Below the reserve every move is planned at 1 ms, and the reserve lasts for about a
+// hundred of them. (The increment is part of the clock given: the caller adds it before the
+// move.)
+inline constexpr std::int64_t kClockReserveMs = 150;
+
 template <class R>
 void set_time(Shared<R>& s, const Limits& l) {
     s.soft_ms = s.hard_ms = 0;
@@ -112,7 +120,7 @@ void set_time(Shared<R>& s, const Limits& l) {
         s.soft_ms = s.hard_ms = l.movetime_ms;
     } else if (l.time_ms) {
         const std::int64_t moves = l.moves_to_go ? std::min(l.moves_to_go, 40) : 30;
-        const std::int64_t left = std::max<std::int64_t>(l.time_ms - 50, 1);
+        const std::int64_t left = std::max<std::int64_t>(l.time_ms - kClockReserveMs, 1);
         const std::int64_t base = left / moves + l.increment_ms * 3 / 4;
         s.soft_ms = std::max<std::int64_t>(1, std::min(base, left / 2));
         s.hard_ms = std::max<std::int64_t>(1, std::min(base * 4, left / 3));
