@@ -546,6 +546,29 @@ TEST_CASE("fit: finds known weights, lowers the loss, the same for any number of
     CHECK(p1[1] == Approx(300).margin(9));
     CHECK(p1[std::size_t(f.hand - 1)] == Approx(10).margin(2));
     CHECK(fitted(3) == p1);  // bit for bit
+    // Stopped after 250 of the 600 epochs and gone on from its parameters and Adam's state (as
+    // tune's checkpoint does): the same weights, bit for bit, as the fit never stopped.
+    {
+        std::vector<double> p(std::size_t(f.hand), 0.0);
+        p[0] = 50, p[1] = 50;
+        learn::FitSettings s;
+        s.k = k;
+        s.rate = 2;
+        s.patterns = false;
+        s.epochs = 250;
+        learn::FitState state;
+        int last = 0;
+        learn::fit(f, p, s, [&](int epoch, double) { last = epoch; }, &state);
+        CHECK(state.epoch == 250);
+        CHECK(last == 250);
+        learn::FitState copy = state;  // as written and read back
+        s.epochs = 600;
+        int first = 0;
+        learn::fit(f, p, s, [&](int epoch, double) { if (!first) first = epoch; }, &copy);
+        CHECK(first == 251);
+        CHECK(copy.epoch == 600);
+        CHECK(p == p1);
+    }
     // The scale that fits the true weights best is the one the targets were made with.
     std::vector<double> truth(std::size_t(f.hand), 0.0);
     truth[0] = 100, truth[1] = 300, truth[std::size_t(f.hand - 1)] = 10;

@@ -63,6 +63,34 @@ grep -Eq '^held-out loss: fitted 0\.[0-9]+, hand-made 0\.[0-9]+ \([0-9]+ positio
 "$dambit" tune --variant russian --data "$dir/one.dat" --epochs 20 --model hand --out "$dir/h.dbw" \
   > "$dir/th.txt" 2>/dev/null && grep -q "model hand: 41 parameters" "$dir/th.txt" && ok || bad "tune hand model"
 
+# Interrupted and run again, the fit goes on from its checkpoint and ends with the weights of the
+# fit that never stopped (w1.dbw), byte for byte: after Ctrl-C (status 130, one line saying so),
+# and after kill -9 (the epochs since the last save are done again). --checkpoint-seconds 0 saves
+# after every epoch, so that the stop lands in the middle.
+ck=(tune --variant russian --data "$dir/one.dat" --epochs 40 --model patterns --checkpoint-seconds 0)
+"$dambit" "${ck[@]}" --out "$dir/c.dbw" > /dev/null 2> "$dir/c.err" &
+pid=$!
+for _ in $(seq 1500); do [ -s "$dir/c.dbw.checkpoint" ] && break; sleep 0.02; done
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+if [ "$status" -eq 130 ] && grep -Eq '^dambit tune: interrupted after epoch [0-9]+ of 40; the same command goes on from there' "$dir/c.err" &&
+   [ -s "$dir/c.dbw.checkpoint" ] && [ ! -e "$dir/c.dbw" ]; then ok; else
+  bad "tune interrupted: status $status, $(cat "$dir/c.err")"; fi
+"$dambit" "${ck[@]}" --out "$dir/c.dbw" > /dev/null 2> "$dir/c2.err" || bad "tune resumed"
+if grep -q '^tune: going on from epoch [0-9]* ' "$dir/c2.err" && cmp -s "$dir/w1.dbw" "$dir/c.dbw" &&
+   [ ! -e "$dir/c.dbw.checkpoint" ]; then ok; else bad "tune after Ctrl-C: $(cat "$dir/c2.err")"; fi
+kill_midway "$dir/k.dbw.checkpoint" 0 "$dambit" "${ck[@]}" --out "$dir/k.dbw"
+"$dambit" "${ck[@]}" --out "$dir/k.dbw" > /dev/null 2>&1 || bad "tune after kill -9"
+if cmp -s "$dir/w1.dbw" "$dir/k.dbw"; then ok; else bad "tune after kill -9: other weights"; fi
+# Another fit's checkpoint, or a damaged one, is refused by name, and left as it is.
+kill_midway "$dir/o.dbw.checkpoint" 0 "$dambit" "${ck[@]}" --out "$dir/o.dbw"
+expect_error tune-other-checkpoint 2 "tune checkpoint '$dir/o.dbw.checkpoint': of another fit" -- \
+  "${ck[@]}" --seed 2 --out "$dir/o.dbw"
+printf 'x' >> "$dir/o.dbw.checkpoint"
+expect_error tune-damaged-checkpoint 2 "tune checkpoint '$dir/o.dbw.checkpoint': damaged" -- \
+  "${ck[@]}" --out "$dir/o.dbw"
+
 # --init: no epochs, the weights started from come out unchanged (the same evaluation: the same
 # bench signature, the same held-out loss); the starting weights' loss is reported; a file made
 # for another layout, variant or no weights at all is refused.

@@ -1,12 +1,18 @@
 // dambit tune: fits the learned evaluation's weights to selfplay data (Texel's method,
 // src/learn/fit.hpp) and writes a weights file.
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -59,9 +65,82 @@ const char* const kHelp =
     "  --init WEIGHTS  start from these weights instead of the hand-made ones: 'learned'\n"
     "                  (the compiled-in weights) or a weights file of the variant with the\n"
     "                  same model and windows; --l2 then pulls the patterns toward them, so\n"
-    "                  new data refines weights fitted on data no longer at hand\n";
+    "                  new data refines weights fitted on data no longer at hand\n"
+    "  --checkpoint-seconds S  how often the fit saves WEIGHTS.checkpoint (default 60)\n"
+    "\n"
+    "Interrupted (Ctrl-C, kill, the terminal closed), the fit saves WEIGHTS.checkpoint after the\n"
+    "epoch under way and exits with status 130; the same command goes on from there and ends\n"
+    "with the weights an uninterrupted fit gives (a kill -9 loses the epochs since the last\n"
+    "save). Another fit's checkpoint at that name is an error, not overwritten.\n";
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// Set by Ctrl-C, kill or a closed terminal: the fit saves its checkpoint after the epoch under way
+// and stops (exit status 130); the same command goes on from there.
+std::atomic<bool> g_stop{false};
+void on_stop_signal(int) { g_stop.store(true); }
+
+struct Interrupted {
+    int epoch;
+};
+
+// The fit's checkpoint, OUT.checkpoint: the run it belongs to (an XXH64 of the settings, the
+// positions as the fit sees them and the starting weights), the epochs done, the parameters and
+// Adam's moments, then an XXH64 of all that. Replaced whole (written to FILE.tmp, renamed).
+constexpr char kCheckpointMagic[] = "dambit-tune-checkpoint 1\n";
+
+struct Checkpoint {
+    std::uint64_t run = 0;
+    std::vector<double> params;
+    learn::FitState state;
+};
+
+std::string checkpoint_bytes(const Checkpoint& c) {
+    std::string out(kCheckpointMagic);
+    file_io::put(out, c.run);
+    file_io::put(out, std::int64_t(c.state.epoch));
+    file_io::put(out, std::uint64_t(c.params.size()));
+    file_io::put(out, std::uint64_t(c.state.m.size()));
+    for (const auto* v : {&c.params, &c.state.m, &c.state.v})
+        out.append(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(double));
+    file_io::put(out, std::uint64_t(XXH64(out.data(), out.size(), 0)));
+    return out;
+}
+
+// The checkpoint at `path` of run `run`, or nullopt when there is none; one of another run, or
+// damaged, is an error naming it (it would be overwritten).
+std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t run,
+                                          std::size_t params) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    const std::string b = file_io::read_all(path);
+    const std::size_t head = sizeof kCheckpointMagic - 1;
+    const auto fail = [&](const std::string& why) {
+        return cli::UsageError("tune checkpoint '" + path + "': " + why +
+                               "; remove it to fit from the start");
+    };
+    if (b.compare(0, head, kCheckpointMagic) != 0 || b.size() < head + 40)
+        throw fail("not a dambit tune checkpoint");
+    if (file_io::get<std::uint64_t>(b.data() + b.size() - 8) != XXH64(b.data(), b.size() - 8, 0))
+        throw fail("damaged: its checksum does not match");
+    Checkpoint c;
+    c.run = file_io::get<std::uint64_t>(b.data() + head);
+    const auto epoch = file_io::get<std::int64_t>(b.data() + head + 8);
+    const auto n = file_io::get<std::uint64_t>(b.data() + head + 16);
+    const auto fitted = file_io::get<std::uint64_t>(b.data() + head + 24);
+    if (c.run != run || n != params)
+        throw fail("of another fit (other data, settings or starting weights)");
+    if (fitted > n || b.size() != head + 32 + (n + 2 * fitted) * sizeof(double) + 8 || epoch < 0)
+        throw fail("damaged");
+    const char* at = b.data() + head + 32;
+    for (auto* v : {&c.params, &c.state.m, &c.state.v}) {
+        v->resize(v == &c.params ? n : fitted);
+        std::memcpy(v->data(), at, v->size() * sizeof(double));
+        at += v->size() * sizeof(double);
+    }
+    c.state.epoch = int(epoch);
+    return c;
+}
 
 template <class R>
 int run(const cli::Args& args) {
@@ -234,6 +313,23 @@ int run(const cli::Args& args) {
         }
     }
     const learn::FitRows rows = rows_of(train, k);
+    // The run's identity, for its checkpoint: the settings that change the fit (not --epochs: a
+    // fit goes on to as many as asked), the positions as the fit sees them, the starting weights.
+    XXH64_state_t* h = XXH64_createState();
+    XXH64_reset(h, 0);
+    const std::string settings =
+        fmt::format("{} {} {} {} {} {} {} {} {} {} {}", R::kName, model, step, strips, fs.rate,
+                    fs.l2, fs.l2_end, lambda, holdout_pct, seed, k);
+    XXH64_update(h, settings.data(), settings.size());
+    const auto add = [&](const auto& v) { XXH64_update(h, v.data(), v.size() * sizeof(v[0])); };
+    add(rows.terms), add(rows.patterns), add(rows.opening_share), add(rows.scale);
+    add(rows.target), add(params), add(fs.l2_centre);
+    Checkpoint ck;
+    ck.run = XXH64_digest(h);
+    XXH64_freeState(h);
+    const std::string ck_path = out_path + ".checkpoint";
+    // Read (and so refused, if it is another fit's) before anything is printed.
+    std::optional<Checkpoint> resume = read_checkpoint(ck_path, ck.run, params.size());
     fmt::print("variant {}: {} positions read, {} distinct: {} to fit, {} held out ({}% of the "
                "games, seed {})\n",
                R::kName, total, seen.size(), train.size(), held.size(), holdout_pct, seed);
@@ -242,13 +338,47 @@ int run(const cli::Args& args) {
                model, params.size(), k, iw ? "starting" : "hand-made",
                learn::fit_loss(rows, params, k, fs.threads));
 
+    if (resume) {
+        ck = std::move(*resume);
+        params = ck.params;
+        fmt::print(stderr, "tune: going on from epoch {} ({})\n", ck.state.epoch, ck_path);
+    }
+    const double every = args.get_double("checkpoint-seconds", 60, 0, 1e9);
+    const auto save = [&] {
+        ck.params = params;
+        try {
+            file_io::replace_file(ck_path, checkpoint_bytes(ck));
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(std::string("checkpoint: ") + e.what());
+        }
+    };
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGHUP, on_stop_signal);
+
     const bool terminal = isatty(2);
     const auto t0 = std::chrono::steady_clock::now();
-    learn::fit(rows, params, fs, [&](int epoch, double loss) {
-        if (epoch % 25 == 0 || epoch == fs.epochs)
-            fmt::print(stderr, "{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
-                       terminal ? "   " : "\n");
-    });
+    auto last_save = t0;
+    try {
+        learn::fit(rows, params, fs, [&](int epoch, double loss) {
+            if (epoch % 25 == 0 || epoch == fs.epochs)
+                fmt::print(stderr, "{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
+                           terminal ? "   " : "\n");
+            const auto now = std::chrono::steady_clock::now();
+            const bool stop = g_stop.load();
+            if (stop || (epoch < fs.epochs &&
+                         std::chrono::duration<double>(now - last_save).count() >= every)) {
+                save();
+                last_save = now;
+            }
+            if (stop) throw Interrupted{epoch};
+        }, &ck.state);
+    } catch (const Interrupted& i) {
+        if (terminal) std::fputs("\n", stderr);
+        fmt::print(stderr, "dambit tune: interrupted after epoch {} of {}; the same command goes on "
+                   "from there ({})\n", i.epoch, fs.epochs, ck_path);
+        return 130;
+    }
     if (terminal) std::fputs("\n", stderr);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -305,6 +435,7 @@ int run(const cli::Args& args) {
     } catch (const std::runtime_error& e) {
         throw cli::UsageError(e.what());
     }
+    std::remove(ck_path.c_str());  // the weights are whole: nothing to go on from
     fmt::print("fitted in {:.1f} s; fit-set loss {:.6f}\n", secs,
                learn::fit_loss(rows, params, k, fs.threads));
     fmt::print("held-out loss: fitted {:.6f}, hand-made {:.6f} ({} positions)\n", loss_fit,
@@ -329,7 +460,8 @@ int tune_command(int argc, char** argv) {
     using namespace tune_cmd;  // this file's helpers (the files build as one unit)
     const cli::Args args(argc, argv,
                          {"variant", "data", "out", "model", "pattern-step", "epochs", "rate", "l2",
-                          "lambda", "holdout", "k", "seed", "threads", "init"},
+                          "lambda", "holdout", "k", "seed", "threads", "init",
+                          "checkpoint-seconds"},
                          {"help", "strips"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });
 }

@@ -87,15 +87,22 @@ double fit_scale(const FitRows& f, const std::vector<double>& params, int thread
 }
 
 void fit(const FitRows& f, std::vector<double>& params, const FitSettings& s,
-         const std::function<void(int, double)>& progress) {
+         const std::function<void(int, double)>& progress, FitState* state) {
     const std::size_t n = params.size();
     const std::size_t fitted = s.patterns ? n : std::size_t(f.hand);
     std::vector<std::vector<double>> grads(kChunks, std::vector<double>(fitted));
     std::vector<double> loss(kChunks);
-    std::vector<double> m(fitted, 0.0), v(fitted, 0.0);
+    FitState own;
+    FitState& st = state ? *state : own;
+    if (st.m.size() != fitted || st.v.size() != fitted) {
+        st = FitState{};
+        st.m.assign(fitted, 0.0);
+        st.v.assign(fitted, 0.0);
+    }
+    std::vector<double>&m = st.m, &v = st.v;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     const double inv_rows = f.rows ? 1.0 / double(f.rows) : 0.0;
-    for (int epoch = 1; epoch <= s.epochs; ++epoch) {
+    for (int epoch = st.epoch + 1; epoch <= s.epochs; ++epoch) {
         for_chunks(f.rows, s.threads, [&](int c, std::size_t b, std::size_t e) {
             auto& g = grads[std::size_t(c)];
             std::fill(g.begin(), g.end(), 0.0);
@@ -134,6 +141,7 @@ void fit(const FitRows& f, std::vector<double>& params, const FitSettings& s,
             v[i] = b2 * v[i] + (1 - b2) * g * g;
             params[i] -= s.rate * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps);
         }
+        st.epoch = epoch;
         if (progress) progress(epoch, total * inv_rows);
     }
 }

@@ -54,8 +54,18 @@ double fit_loss(const FitRows& rows, const std::vector<double>& params, double k
 // The K that gives `params` the least loss on `rows` (golden-section search over 10..2000).
 double fit_scale(const FitRows& rows, const std::vector<double>& params, int threads);
 
-// Fits from `params` (changed in place); `progress(epoch, loss)` after each epoch.
+// Adam's state after `epoch` epochs: with the parameters, all a fit needs to go on where it
+// stopped (tune's checkpoint). Empty moments: a fit from the start.
+struct FitState {
+    int epoch = 0;
+    std::vector<double> m, v;  // the first and second moments of the fitted parameters
+};
+
+// Fits from `params` (changed in place); `progress(epoch, loss)` after each epoch. With `state`,
+// the fit goes on from state->epoch with its moments (fresh ones when they are empty) and keeps
+// them there, up to date when `progress` is called: stopped after any epoch and given the same
+// parameters and state again, it ends with the same parameters, bit for bit.
 void fit(const FitRows& rows, std::vector<double>& params, const FitSettings& settings,
-         const std::function<void(int, double)>& progress);
+         const std::function<void(int, double)>& progress, FitState* state = nullptr);
 
 }  // namespace dambit::learn
