@@ -104,18 +104,7 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         resumed_ = true;
         f_ = std::fopen(part_.c_str(), "ab");
     } else {
-        f_ = std::fopen(part_.c_str(), "wb");
-        if (!f_)
-            throw std::runtime_error(
-                fmt::format("cannot write '{}': {}", part_, std::strerror(errno)));
-        try {
-            file_io::write_or_throw(f_, head, part_);
-        } catch (...) {  // a header cut short (a full disk) would stop the next run: none
-            std::fclose(f_);
-            f_ = nullptr;
-            std::remove(part_.c_str());
-            throw;
-        }
+        f_ = file_io::create_journal(part_, head);
     }
     if (!f_)
         throw std::runtime_error(fmt::format("cannot write '{}': {}", part_, std::strerror(errno)));

@@ -127,6 +127,23 @@ inline void write_or_throw(std::FILE* f, const std::string& bytes, const std::st
         throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
 }
 
+// A new journal PATH (a FILE.part appended to block by block): created with its header `head`,
+// flushed to disk, and open for appending; throws std::runtime_error("cannot write 'PATH':
+// REASON"). A header that cannot be written whole (a full disk) is removed with its file, which
+// would otherwise stop the next run that tries to resume it.
+inline std::FILE* create_journal(const std::string& path, const std::string& head) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    try {
+        write_or_throw(f, head, path);
+    } catch (...) {
+        std::fclose(f);
+        std::remove(path.c_str());
+        throw;
+    }
+    return f;
+}
+
 // The file a write to `path` goes to: `path` itself, or, where it is a symbolic link, the file it
 // points to (so that replacing the file keeps the link), whether that file exists yet or not (a
 // dangling link's target is created). The links are followed one by one, at most 40 (the

@@ -21,6 +21,7 @@ using file_io::kHeaderBytes;
 constexpr std::uint32_t kGameTag = 0x454d4147;  // "GAME"
 constexpr std::uint32_t kDoneTag = 0x454e4f44;  // "DONE"
 
+using file_io::create_journal;
 using file_io::get;
 using file_io::put;
 using file_io::read_all;
@@ -123,18 +124,7 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         records_ = existing.size();
         f_ = std::fopen(part.c_str(), "ab");
     } else {
-        f_ = std::fopen(part.c_str(), "wb");
-        if (!f_)
-            throw std::runtime_error(
-                fmt::format("cannot write '{}': {}", part, std::strerror(errno)));
-        try {
-            write_or_throw(f_, head, part);
-        } catch (...) {  // a header cut short (a full disk) would stop the next run: none
-            std::fclose(f_);
-            f_ = nullptr;
-            std::remove(part.c_str());
-            throw;
-        }
+        f_ = create_journal(part, head);
     }
     if (!f_)
         throw std::runtime_error(fmt::format("cannot write '{}': {}", part, std::strerror(errno)));

@@ -84,7 +84,15 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line)
         throw ProcessError(fmt::format("cannot make a pipe: {}", std::strerror(e)));
     }
     const char* shell = "/bin/sh";
-    const char* text = command.c_str();
+    // A plain command line ("./engine --flag", no shell syntax, no variable set before it) runs
+    // as `exec COMMAND`: the engine replaces the shell, so that its end closes the pipes and a
+    // signal reaches it, not a shell waiting for it.
+    const std::string first = command.substr(0, command.find(' '));
+    const bool plain = command.find_first_of(";&|<>()$`\\\n*?[]{}~#") == std::string::npos &&
+                       first.find('=') == std::string::npos && first != "exec" &&
+                       first.find_first_not_of(" \t") != std::string::npos;
+    const std::string line = plain ? "exec " + command : command;
+    const char* text = line.c_str();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int e = errno;
