@@ -3,10 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -203,11 +201,6 @@ int perft_worker(Settings& s) {
     return 0;
 }
 
-// Set by Ctrl-C, kill or a closed terminal during a run with a checkpoint: the next subtree to
-// finish saves the checkpoint and ends the program (status 130), so nothing counted is lost.
-std::atomic<bool> g_stop{false};
-void on_stop_signal(int) { g_stop.store(true); }
-
 // Perft at one depth with the settings' threads and hash; returns the count of each root move.
 // With a checkpoint, the subtrees it already holds are not counted again, and those counted now
 // go into it.
@@ -238,7 +231,9 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
         ++done;
         if (c) {
             c->done[std::size_t(k)] = n;
-            if (g_stop.load()) {  // (under perft_run's lock: no other subtree is being written)
+            // Ctrl-C, kill or a closed terminal (cli::catch_stop_signals): saved, and the end, so
+            // that nothing counted is lost. Under perft_run's lock: no other subtree is written.
+            if (cli::stop_requested()) {
                 c->save();
                 if (s.progress) fmt::print(stderr, "{:>60}\r", "");
                 std::fflush(stdout);
@@ -478,9 +473,7 @@ int perft_command(int argc, char** argv) {
             } catch (const std::runtime_error& e) {
                 throw cli::UsageError("--checkpoint " + c.path + ": " + e.what());
             }
-            std::signal(SIGINT, on_stop_signal);
-            std::signal(SIGTERM, on_stop_signal);
-            std::signal(SIGHUP, on_stop_signal);
+            cli::catch_stop_signals();
             return plain_perft(p, depth, args.has("divide"), args.has("json"), s, &c);
         }
         return plain_perft(p, depth, args.has("divide"), args.has("json"), s, nullptr);

@@ -40,6 +40,13 @@ if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
 else
   bad "the build ended before it could be killed"
 fi
+# Ctrl-C: the positions searched stay in the journal, one line says so (status 130), and the
+# same command ends with the book of the run that was never stopped.
+interrupt_midway "$dir/int.book.part" 3000 "$dir/int.err" "$dambit" "${slow[@]}" --out "$dir/int.book"
+if [ "$interrupted_status" -eq 130 ] &&
+   grep -q "^dambit book: interrupted with [0-9]* positions in $dir/int.book.part; the same command goes on" "$dir/int.err" &&
+   "$dambit" "${slow[@]}" --out "$dir/int.book" > /dev/null 2>&1 && cmp -s "$dir/full.book" "$dir/int.book"; then
+  ok; else bad "book after Ctrl-C: status $interrupted_status, $(cat "$dir/int.err")"; fi
 expect_error other-settings 2 "built with other settings" -- \
   book build --variant russian --nodes-per-position 301 --positions 80 --out "$dir/a.book"
 # A second build of the book a first build is writing: refused at once (the journal is locked),

@@ -34,6 +34,13 @@ for try in 1 2 3; do
   if grep -q 'resuming' "$dir/resumed.err"; then announced=1; break; fi
 done
 [ "$announced" -eq 1 ] && ok || bad "no try resumed a part file: $(cat "$dir/resumed.err" 2>/dev/null)"
+# Ctrl-C: the games under way end, the whole blocks stay in the journal, one line says so (status
+# 130), and the same command ends with the file of the run that was never stopped.
+interrupt_midway "$dir/int.dat.part" 4000 "$dir/int.err" "$dambit" "${sp[@]}" --out "$dir/int.dat" --threads 2
+if [ "$interrupted_status" -eq 130 ] &&
+   grep -q "^dambit selfplay: interrupted with [0-9]* games ([0-9]* positions) in $dir/int.dat.part; the same command goes on" "$dir/int.err" &&
+   "$dambit" "${sp[@]}" --out "$dir/int.dat" > /dev/null 2>&1 && cmp -s "$dir/one.dat" "$dir/int.dat"; then
+  ok; else bad "selfplay after Ctrl-C: status $interrupted_status, $(cat "$dir/int.err")"; fi
 expect_error exists 2 "exists already" -- "${sp[@]}" --out "$dir/one.dat"
 # A part file begun with other settings is not resumed with these.
 "$dambit" selfplay --variant russian --nodes 300 --games 300 --seed 9 --out "$dir/q.dat" > /dev/null &

@@ -47,3 +47,20 @@ kill_midway() {
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
 }
+
+# interrupt_midway PART BYTES ERR CMD...: runs CMD in the background, sends SIGINT (Ctrl-C) once
+# its file PART holds more than BYTES bytes (or after 30 s), and waits for it; its stderr goes to
+# ERR and its status to $interrupted_status.
+interrupt_midway() {
+  local part=$1 bytes=$2 err=$3 pid
+  shift 3
+  "$@" > /dev/null 2> "$err" &
+  pid=$!
+  for _ in $(seq 1500); do
+    [ -s "$part" ] && [ "$(stat -c %s "$part")" -gt "$bytes" ] && break
+    sleep 0.02
+  done
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  interrupted_status=$?
+}

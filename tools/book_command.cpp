@@ -296,21 +296,36 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
                      rate * 3600, std::max(left, 0.0), last ? "\n" : "");
     };
     std::uint64_t expansions = 0;
-    if (searching) {
-        book::Searcher<R> searcher(threads, hash, weights.get(), limits);
-        const auto added = book::add_searched<R>(b, searcher, roots, book::Record::kRoot);
-        if (!added.empty()) journal->append(added);
-        book::search_unsearched<R>(b, searcher, 64, [&](const std::vector<book::Record>& part) {
-            journal->append(part);
-            progress(false);
-        });
-        while (hours > 0 ? elapsed() < hours * 3600 : b.size() < positions) {
-            const auto changed = book::expand_next<R>(b, searcher);
-            if (changed.empty()) break;  // nothing left to expand
-            journal->append(changed);
-            for (const auto& r : changed) expansions += (r.flags & book::Record::kExpanded) ? 1 : 0;
-            progress(false);
+    // Ctrl-C, kill or a closed terminal: the positions searched are in the journal, and the same
+    // command goes on from there (exit status 130).
+    cli::catch_stop_signals();
+    struct Interrupted {};
+    try {
+        if (searching) {
+            book::Searcher<R> searcher(threads, hash, weights.get(), limits);
+            const auto added = book::add_searched<R>(b, searcher, roots, book::Record::kRoot);
+            if (!added.empty()) journal->append(added);
+            book::search_unsearched<R>(b, searcher, 64, [&](const std::vector<book::Record>& part) {
+                journal->append(part);
+                progress(false);
+                if (cli::stop_requested()) throw Interrupted{};
+            });
+            while (hours > 0 ? elapsed() < hours * 3600 : b.size() < positions) {
+                if (cli::stop_requested()) throw Interrupted{};
+                const auto changed = book::expand_next<R>(b, searcher);
+                if (changed.empty()) break;  // nothing left to expand
+                journal->append(changed);
+                for (const auto& r : changed) expansions += (r.flags & book::Record::kExpanded) ? 1 : 0;
+                progress(false);
+            }
         }
+    } catch (const Interrupted&) {
+        progress(true);
+        std::fprintf(stderr,
+                     "dambit book: interrupted with %zu positions in %s.part; the same command "
+                     "goes on from there\n",
+                     b.size(), out->c_str());
+        return 130;
     }
     progress(true);
     book::write_book(*out, header, b.records());

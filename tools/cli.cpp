@@ -5,8 +5,10 @@
 #include "core/memory.hpp"
 #include "search/weights.hpp"
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -134,6 +136,20 @@ Variant Args::variant() const {
     for (auto n : kVariantNames) known += (known.empty() ? "" : ", ") + std::string(n);
     throw UsageError("unknown variant '" + name + "' (known: " + known + ")");
 }
+
+namespace {
+std::atomic<bool> g_stop_requested{false};
+void on_stop_signal(int signal) {
+    g_stop_requested.store(true);
+    std::signal(signal, SIG_DFL);  // the next one ends the program
+}
+}  // namespace
+
+void catch_stop_signals() {
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, on_stop_signal);
+}
+
+bool stop_requested() { return g_stop_requested.load(); }
 
 std::optional<int> help_instead_of_action(int argc, char** argv, const char* help) {
     if (argc >= 1 && std::strcmp(argv[0], "--help") != 0 && std::strcmp(argv[0], "-h") != 0)

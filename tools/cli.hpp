@@ -116,6 +116,12 @@ BookOption book_option(const Args& args);
     "  --book-margin M    a move drawn at random among those whose value is within M of\n"   \
     "                     the best (default 0: always the best)\n"
 
+// For a long job that saves its state and stops when asked: after this, Ctrl-C, kill (SIGTERM)
+// and a closed terminal (SIGHUP) only set stop_requested(), which the job polls; a second signal
+// ends the program at once, as without this.
+void catch_stop_signals();
+bool stop_requested();
+
 // The start of a subcommand with actions (dambit egtb build, dambit pdn check): without an
 // action, the synopsis of `help` (up to its first blank line) on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;
 // otherwise nullopt, and the action is argv[0].

@@ -139,6 +139,10 @@ int run(const cli::Args& args) {
             }
         });
 
+    // Ctrl-C, kill or a closed terminal: the games under way end, the whole blocks are in the
+    // journal, and the same command goes on from there (exit status 130).
+    cli::catch_stop_signals();
+    bool interrupted = false;
     const bool terminal = isatty(2);
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint32_t first = writer->next_game();
@@ -169,6 +173,10 @@ int run(const cli::Args& args) {
             }
         }
         if (!block_games) {
+            if (cli::stop_requested()) {
+                interrupted = true;
+                break;
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
             continue;
         }
@@ -196,6 +204,13 @@ int run(const cli::Args& args) {
     for (auto& t : pool) t.join();
     if (terminal) std::fputs("\n", stderr);
     if (failure) std::rethrow_exception(failure);
+    if (interrupted) {
+        std::fprintf(stderr,
+                     "dambit selfplay: interrupted with %u games (%llu positions) in %s.part; the "
+                     "same command goes on from there\n",
+                     writer->next_game(), (unsigned long long)writer->records(), out->c_str());
+        return 130;
+    }
     writer->finish();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fmt::print("variant {}, {} games, {} positions in {} ({}); this run: {} games, {} of {} "

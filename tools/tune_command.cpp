@@ -1,9 +1,7 @@
 // dambit tune: fits the learned evaluation's weights to selfplay data (Texel's method,
 // src/learn/fit.hpp) and writes a weights file.
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -74,11 +72,6 @@ const char* const kHelp =
     "save). Another fit's checkpoint at that name is an error, not overwritten.\n";
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-// Set by Ctrl-C, kill or a closed terminal: the fit saves its checkpoint after the epoch under way
-// and stops (exit status 130); the same command goes on from there.
-std::atomic<bool> g_stop{false};
-void on_stop_signal(int) { g_stop.store(true); }
 
 struct Interrupted {
     int epoch;
@@ -352,9 +345,9 @@ int run(const cli::Args& args) {
             throw std::runtime_error(std::string("checkpoint: ") + e.what());
         }
     };
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
-    std::signal(SIGHUP, on_stop_signal);
+    // Ctrl-C, kill or a closed terminal: the checkpoint is saved after the epoch under way and
+    // the fit stops (exit status 130); the same command goes on from there.
+    cli::catch_stop_signals();
 
     const bool terminal = isatty(2);
     const auto t0 = std::chrono::steady_clock::now();
@@ -365,7 +358,7 @@ int run(const cli::Args& args) {
                 fmt::print(stderr, "{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
                            terminal ? "   " : "\n");
             const auto now = std::chrono::steady_clock::now();
-            const bool stop = g_stop.load();
+            const bool stop = cli::stop_requested();
             if (stop || (epoch < fs.epochs &&
                          std::chrono::duration<double>(now - last_save).count() >= every)) {
                 save();
