@@ -92,14 +92,16 @@ struct Checkpoint : PerftCheckpoint {
     // `path` if it exists; a file that cannot be read, of another run or format, or a damaged one
     // is a usage error naming it (exit status 2), not ignored (it would be overwritten).
     void load() {
-        // An empty name, a directory, a FIFO or a device is refused by name before anything is
-        // read from it (a FIFO would block the read).
-        cli::output_file("checkpoint", path);
+        if (path.empty()) throw cli::UsageError("--checkpoint: empty file name");
         try {
             lock = std::make_unique<file_io::LockFile>(path + ".lock");
         } catch (const std::runtime_error& e) {
             throw cli::UsageError("--checkpoint " + path + ": " + e.what());
         }
+        // Then (the check writes FILE.tmp for a moment, which only the lock's holder may) a
+        // directory, a FIFO or a device is refused by name before anything is read from it (a
+        // FIFO would block the read).
+        cli::output_file("checkpoint", path);
         if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) return;
         std::string text;
         try {
@@ -157,13 +159,13 @@ void count_on_ranks(const Position<R>& p, int depth, const PerftSplit<R>& split,
         on_done(int(k), n);
     };
     job.on_stop = [&](const std::string& why) {
-        if (s.progress) fmt::print(stderr, "{:>60}\r", "");
+        if (s.progress) cli::eprint("{:>60}\r", "");
         if (!c) {
-            fmt::print(stderr, "dambit perft: {}: stopped at depth {}\n", why, depth);
+            cli::eprint("dambit perft: {}: stopped at depth {}\n", why, depth);
             return;
         }
         c->save();
-        fmt::print(stderr,
+        cli::eprint(
                    "dambit perft: {}: stopped at depth {}; {} keeps {} finished depths and {} of "
                    "its {} subtrees: run the same command again to go on\n",
                    why, depth, c->path, c->depths.size(), c->done.size(), sub.size());
@@ -235,9 +237,9 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
             // that nothing counted is lost. Under perft_run's lock: no other subtree is written.
             if (cli::stop_requested()) {
                 c->save();
-                if (s.progress) fmt::print(stderr, "{:>60}\r", "");
+                if (s.progress) cli::eprint("{:>60}\r", "");
                 std::fflush(stdout);
-                fmt::print(stderr,
+                cli::eprint(
                            "dambit perft: interrupted at depth {} ({} of {} subtrees done); the "
                            "same command goes on from there ({})\n",
                            depth, done, sub.size(), c->path);
@@ -248,7 +250,7 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
         }
         const double el = seconds_since(t0);
         if (s.progress && el > 2.0)
-            fmt::print(stderr, "  depth {}: {} of {} subtrees done, {:.1f} s\r", depth, done,
+            cli::eprint("  depth {}: {} of {} subtrees done, {:.1f} s\r", depth, done,
                        sub.size(), el);
     };
     if (cluster::distributed())
@@ -291,7 +293,7 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
             checkpoint->done.clear();
             checkpoint->save();
         }
-        if (s.progress) fmt::print(stderr, "{:>60}\r", "");
+        if (s.progress) cli::eprint("{:>60}\r", "");
         const std::size_t resumed = checkpoint ? checkpoint->resumed : 0;
         if (json) {
             json::Object o;
@@ -387,7 +389,7 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                         return sum(run_depth(p, r.depth, s));
                     });
                 const double el = seconds_since(start) - (budget - left);
-                if (s.progress) fmt::print(stderr, "{:>60}\r", "");
+                if (s.progress) cli::eprint("{:>60}\r", "");
                 g.last_seconds = std::max(el, 1e-6);
                 g.last_nodes = std::max<std::uint64_t>(r.nodes, 1);
                 const bool ok = n == r.nodes;

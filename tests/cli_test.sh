@@ -332,6 +332,23 @@ ln -s not-yet.svg "$fx/dangling.svg"
 check svg-dangling 0 'legal moves' '^$' -- show --svg "$fx/dangling.svg"
 if [ -L "$fx/dangling.svg" ] && grep -q '^</svg>$' "$fx/not-yet.svg"; then pass=$((pass + 1)); else
   echo "FAIL svg-dangling: the link was replaced or its target not written"; fail=$((fail + 1)); fi
+# A link whose target climbs out of a linked folder ('..') is read as the system reads it: from
+# the folder the link is really in.
+mkdir -p "$fx/real/sub" "$fx/real/results"
+ln -s real/sub "$fx/linkdir"
+ln -s ../results/out.svg "$fx/real/sub/out.svg"
+check svg-link-dotdot 0 'legal moves' '^$' -- show --svg "$fx/linkdir/out.svg"
+if grep -q '^</svg>$' "$fx/real/results/out.svg" 2>/dev/null; then pass=$((pass + 1)); else
+  echo "FAIL svg-link-dotdot: real/results/out.svg not written"; fail=$((fail + 1)); fi
+# A DXP server ended by Ctrl-C removes its --pdn file's lock.
+"$dambit" dxp --listen 127.0.0.1:0 --pdn "$fx/server.pdn" --quiet > /dev/null 2>&1 &
+server=$!
+for _ in $(seq 200); do [ -e "$fx/server.pdn.lock" ] && break; sleep 0.02; done
+sleep 0.1
+kill -INT $server 2>/dev/null
+wait $server 2>/dev/null
+if [ ! -e "$fx/server.pdn.lock" ]; then pass=$((pass + 1)); else
+  echo "FAIL dxp-lock-left: server.pdn.lock after Ctrl-C"; fail=$((fail + 1)); fi
 # The outputs written as they go are checked the same way, and a FIFO is never opened (a read or
 # a write would wait for a peer for ever): timeout turns a hang into a failure.
 for opt in "perft --depth 2 --checkpoint" "dxp --connect 127.0.0.1:1 --pdn"; do

@@ -159,7 +159,7 @@ if "$dambit" perft --depth 11 --threads 1 --checkpoint "$dir/ci" | grep -q '^   
   ok; else bad "checkpoint-interrupt-resume"; fi
 [ ! -e "$dir/ci.lock" ] && ok || bad "checkpoint-interrupt: FILE.lock left"
 # A checkpoint that cannot be written: refused before any output (exit status 2).
-expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint: cannot write '/nonexistent-dir/x.tmp'" -- \
+expect_error checkpoint-no-dir 2 "^dambit perft: --checkpoint /nonexistent-dir/x: cannot write '/nonexistent-dir/x.lock'" -- \
   perft --depth 3 --checkpoint /nonexistent-dir/x
 expect_error checkpoint-is-dir 2 "^dambit perft: --checkpoint: '$dir' is a directory\$" -- \
   perft --depth 3 --checkpoint "$dir"

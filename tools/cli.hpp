@@ -1,6 +1,8 @@
 // Command-line plumbing shared by the subcommands: option parsing and one-line errors.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -11,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/variant.hpp"
@@ -115,6 +118,13 @@ BookOption book_option(const Args& args);
     "  --book-ply N       use the book for the first N plies of the game (default 30)\n"     \
     "  --book-margin M    a move drawn at random among those whose value is within M of\n"   \
     "                     the best (default 0: always the best)\n"
+
+// fmt::print to stderr without fmt's exception when the write fails: after a closed terminal
+// (SIGHUP) stderr fails, and a job saving its state then must not stop on the line saying so.
+template <class... T>
+void eprint(fmt::format_string<T...> format, T&&... args) {
+    std::fputs(fmt::format(format, std::forward<T>(args)...).c_str(), stderr);
+}
 
 // For a long job that saves its state and stops when asked: after this, Ctrl-C, kill (SIGTERM)
 // and a closed terminal (SIGHUP) only set stop_requested(), which the job polls; a second signal

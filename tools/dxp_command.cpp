@@ -2,8 +2,11 @@
 // initiator of a series of games or as the follower. The protocol and the games are in
 // src/protocol/; this file parses options and prints.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -77,6 +80,14 @@ struct Tally {
 };
 
 // The PDN of a game, its comment and result as the session reported them.
+// The --pdn file's lock, removed when a signal ends the server (only async-signal-safe calls).
+char g_lock_path[4096];
+void on_end_signal(int sig) {
+    ::unlink(g_lock_path);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
 std::string pdn_text(const dxp::GameReport& r, const std::string& our_name) {
     const bool white = r.our_colour == Color::kWhite;
     std::string s = play::pdn_game<International>(r.game, "DXP", std::to_string(r.number),
@@ -135,15 +146,22 @@ int run(const cli::Args& args) {
     // The games so far, written whole to FILE after each game (FILE.tmp renamed over it), so that
     // a server stopped at any moment leaves a file of whole games; FILE.lock keeps a second
     // server given the same file from writing it too.
+    // A server ends by Ctrl-C or kill: then FILE.lock is removed too (on_end_signal).
     std::optional<std::string> pdn;
     std::string pdn_games;
     std::unique_ptr<file_io::LockFile> pdn_lock;
     if (const auto file = args.get("pdn")) {
-        pdn = cli::output_file("pdn", *file);
-        try {
-            pdn_lock = std::make_unique<file_io::LockFile>(*pdn + ".lock");
+        if (file->empty()) throw cli::UsageError("--pdn: empty file name");
+        const std::string lock = file_io::output_path(*file) + ".lock";
+        try {  // locked before the file is checked: the check writes FILE.tmp for a moment
+            pdn_lock = std::make_unique<file_io::LockFile>(lock);
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(std::string("--pdn: ") + e.what());
+        }
+        pdn = cli::output_file("pdn", *file);
+        if (lock.size() < sizeof g_lock_path) {
+            std::memcpy(g_lock_path, lock.c_str(), lock.size() + 1);
+            for (const int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_end_signal);
         }
     }
 

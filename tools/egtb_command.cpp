@@ -123,11 +123,11 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
             return;
         }
         ++built;
-        fmt::print(stderr, "slice {}/{} {}: built by rank {} ({}), {} positions, {}\n", i + 1, n,
+        cli::eprint("slice {}/{} {}: built by rank {} ({}), {} positions, {}\n", i + 1, n,
                    units[i].name(), rank, cluster::host(rank), positions, duration_text(seconds));
     };
     job.on_stop = [&](const std::string& why) {
-        fmt::print(stderr,
+        cli::eprint(
                    "dambit egtb build: {}: stopped; the finished slices stay in {} and the units under "
                    "way keep their checkpoints: run the same command again to go on\n",
                    why, o.dir);
@@ -195,7 +195,7 @@ int build(const cli::Args& args) {
                 return 0;
             });
         } catch (const egtb::Interrupted& e) {
-            fmt::print(stderr, "dambit egtb build: rank {}: {}\n", cluster::rank(), e.what());
+            cli::eprint("dambit egtb build: rank {}: {}\n", cluster::rank(), e.what());
             return 130;
         }
         return 0;
@@ -213,7 +213,7 @@ int build(const cli::Args& args) {
             p.phase == "kept" ? ++kept : ++built;
             if (terminal) std::fputs("\r\033[K", stderr);
             if (p.phase != "kept")
-                fmt::print(stderr, "slice {}/{} {}: built, {} positions, {}\n", p.unit_number,
+                cli::eprint("slice {}/{} {}: built, {} positions, {}\n", p.unit_number,
                            p.units, p.unit, p.total, duration_text(p.seconds));
             return;
         }
@@ -223,7 +223,7 @@ int build(const cli::Args& args) {
         const double done = double(p.build_done + p.done);
         rate = p.seconds > 0 ? done / p.seconds : 0;
         const double left = rate > 0 ? (double(p.build_total) - done) / rate : 0;
-        fmt::print(stderr,
+        cli::eprint(
                    "\r\033[Kslice {}/{} {}: {}, {:.0f}% of {} positions; {:.2f} M positions/s, "
                    "about {} left",
                    p.unit_number, p.units, p.unit, p.phase,
@@ -238,7 +238,7 @@ int build(const cli::Args& args) {
         });
     } catch (const egtb::Interrupted& e) {
         if (terminal) std::fputs("\r\033[K", stderr);
-        fmt::print(stderr, "dambit egtb build: {}\n", e.what());
+        cli::eprint("dambit egtb build: {}\n", e.what());
         return 130;
     }
     print_summary(v, o, built, kept,
@@ -272,7 +272,7 @@ int probe(const cli::Args& args) {
         try {
             r = egtb::probe_with_moves<R>(dir, cache, p);
         } catch (const egtb::MissingTable& e) {
-            fmt::print(stderr, "dambit egtb probe: position outside the tables: {}\n", e.what());
+            cli::eprint("dambit egtb probe: position outside the tables: {}\n", e.what());
             return 2;
         }
         auto plies = [](const egtb::Value& v) -> std::optional<int> {
@@ -413,7 +413,7 @@ int info(const cli::Args& args) {
     int bad = 0;
     for (const auto& h : checked_headers(table_files(dir), [&](const std::string& message) {
              ++bad;
-             fmt::print(stderr, "dambit egtb info: {}\n", message);
+             cli::eprint("dambit egtb info: {}\n", message);
          }))
         headers[{h.variant, h.material}] = h;
     if (!json)

@@ -161,6 +161,7 @@ int run(const cli::Args& args) {
     fs.rate = args.get_double("rate", fs.rate, 1e-6, 1e6);
     fs.l2 = args.get_double("l2", fs.l2, 0, 1e6);
     fs.threads = int(args.get_int("threads", 1, 1, 256));
+    const double every = args.get_double("checkpoint-seconds", 60, 0, 1e9);  // between saves
     const double lambda = args.get_double("lambda", 0.25, 0, 1);
     const double k_given = args.get_double("k", 0, 0.01, 1e6);
     const auto holdout_pct = args.get_int("holdout", 10, 0, 90);
@@ -323,6 +324,11 @@ int run(const cli::Args& args) {
     const std::string ck_path = out_path + ".checkpoint";
     // Read (and so refused, if it is another fit's) before anything is printed.
     std::optional<Checkpoint> resume = read_checkpoint(ck_path, ck.run, params.size());
+    if (resume && resume->state.epoch > fs.epochs)  // its weights are not a fit of fewer epochs
+        throw cli::UsageError(fmt::format(
+            "tune checkpoint '{}': {} epochs done, more than --epochs {}; give at least {}, or "
+            "remove it to fit from the start",
+            ck_path, resume->state.epoch, fs.epochs, resume->state.epoch));
     fmt::print("variant {}: {} positions read, {} distinct: {} to fit, {} held out ({}% of the "
                "games, seed {})\n",
                R::kName, total, seen.size(), train.size(), held.size(), holdout_pct, seed);
@@ -334,9 +340,8 @@ int run(const cli::Args& args) {
     if (resume) {
         ck = std::move(*resume);
         params = ck.params;
-        fmt::print(stderr, "tune: going on from epoch {} ({})\n", ck.state.epoch, ck_path);
+        cli::eprint("tune: going on from epoch {} ({})\n", ck.state.epoch, ck_path);
     }
-    const double every = args.get_double("checkpoint-seconds", 60, 0, 1e9);
     const auto save = [&] {
         ck.params = params;
         try {
@@ -355,7 +360,7 @@ int run(const cli::Args& args) {
     try {
         learn::fit(rows, params, fs, [&](int epoch, double loss) {
             if (epoch % 25 == 0 || epoch == fs.epochs)
-                fmt::print(stderr, "{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
+                cli::eprint("{}epoch {} loss {:.6f}{}", terminal ? "\r" : "", epoch, loss,
                            terminal ? "   " : "\n");
             const auto now = std::chrono::steady_clock::now();
             const bool stop = cli::stop_requested();
@@ -368,7 +373,7 @@ int run(const cli::Args& args) {
         }, &ck.state);
     } catch (const Interrupted& i) {
         if (terminal) std::fputs("\n", stderr);
-        fmt::print(stderr, "dambit tune: interrupted after epoch {} of {}; the same command goes on "
+        cli::eprint("dambit tune: interrupted after epoch {} of {}; the same command goes on "
                    "from there ({})\n", i.epoch, fs.epochs, ck_path);
         return 130;
     }

@@ -156,10 +156,20 @@ inline std::string output_path(const std::string& path) {
     for (int links = 0; links < 40 && fs::is_symlink(p, ec); ++links) {
         const fs::path target = fs::read_symlink(p, ec);
         if (ec) return path;
-        p = target.is_absolute() ? target : p.parent_path() / target;
+        // A relative target is read from the link's folder as the system reads it: that folder
+        // resolved first (through its own links), then the target's `..` taken from there.
+        if (target.is_absolute()) {
+            p = target;
+        } else {
+            const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+            const fs::path folder = fs::weakly_canonical(parent, ec);
+            if (ec) return path;
+            p = folder / target;
+        }
     }
     if (fs::is_symlink(p, ec)) return path;
-    return p.lexically_normal().string();
+    const fs::path resolved = fs::weakly_canonical(p, ec);
+    return ec ? path : resolved.string();
 }
 
 // Writes `bytes` to PATH.tmp, flushes them to disk and renames PATH.tmp to PATH (PATH being
