@@ -406,6 +406,14 @@ for cmd in "search --depth 1" "perft --depth 1" "solve --fen W:Wa1,c1:Ba3"; do
     "^dambit ${cmd%% *}: bad value '1048576' for --hash \(more than the [0-9]+ MB of memory and swap of this machine\)\$" -- \
     $cmd --hash 1048576
 done
+# The tables of one run together: a size each within the machine's memory, but not twice over
+# (selfplay makes one a thread, match two a game played at once).
+total_mb=$(awk '/^(MemTotal|SwapTotal):/ { kb += $2 } END { print int(kb / 1024) }' /proc/meminfo)
+half=$((total_mb / 2 + 1))
+check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the [0-9]+ MB of memory and swap of this machine, for the 2 tables this run makes\)" -- \
+  selfplay --out "$fx/h.dat" --threads 2 --hash "$half"
+check hash-copies-match 2 '^$' "bad value '$half' for --hash \(.*, for the 2 tables this run makes\)" -- \
+  match --depth 1 --openings 1 --hash "$half"
 check analyse-factor-alone 2 '^$' '^dambit match: --analyse-factor goes with --analyse-losses$' -- \
   match --depth 1 --openings 1 --analyse-factor 5
 # -h is --help for every subcommand, as for dambit itself.

@@ -99,13 +99,14 @@ std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::
 }
 
 std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
-                                 std::int64_t lo) const {
+                                 std::int64_t lo, std::int64_t copies) const {
     const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
     const std::int64_t total = memory_and_swap_megabytes();
-    if (total > 0 && mb > total)
-        throw UsageError(fmt::format("bad value '{}' for --{} (more than the {} MB of memory and "
-                                     "swap of this machine)",
-                                     mb, name, total));
+    if (total > 0 && mb * copies > total)
+        throw UsageError(fmt::format(
+            "bad value '{}' for --{} (more than the {} MB of memory and swap of this machine{})",
+            mb, name, total,
+            copies > 1 ? fmt::format(", for the {} tables this run makes", copies) : ""));
     return mb;
 }
 

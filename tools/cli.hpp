@@ -49,9 +49,10 @@ public:
                          std::int64_t hi) const;
     double get_double(const std::string& name, double fallback, double lo, double hi) const;
     // A size in MB (--hash, --egtb-cache) from lo to 2^20, and no more than this machine's
-    // memory and swap: a table that cannot be allocated is refused here, naming the option.
+    // memory and swap for the `copies` tables of that size the command makes (one per engine):
+    // a size that cannot be allocated is refused here, naming the option.
     std::int64_t get_megabytes(const std::string& name, std::int64_t fallback,
-                               std::int64_t lo = 1) const;
+                               std::int64_t lo = 1, std::int64_t copies = 1) const;
     Variant variant() const;  // --variant, default russian
 
 private:

@@ -502,7 +502,9 @@ int run(const cli::Args& args) {
     rules.max_plies =
         int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_megabytes("hash", 16));
+    // Two engines for each game played at once (--concurrency), each with its table.
+    const auto hash = std::size_t(
+        args.get_megabytes("hash", 16, 1, 2 * args.get_int("concurrency", 1, 1, 256)));
     const auto available = std::int64_t(openings.size());
     const auto count = args.get_int("openings", available, 1, INT64_MAX);
     if (count < available) openings.resize(std::size_t(count));

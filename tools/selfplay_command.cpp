@@ -90,7 +90,7 @@ int run(const cli::Args& args) {
     const auto weights = cli::weights_choice(s.eval, args.variant(), "--eval");
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_megabytes("hash", 16));
+    const auto hash = std::size_t(args.get_megabytes("hash", 16, 1, threads));  // one a thread
     s.hash_megabytes = hash;
 
     std::vector<learn::Sample> kept;
