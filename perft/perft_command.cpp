@@ -369,11 +369,7 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     ++skipped;
                     // Whole seconds, or milliseconds below a second (0.001, 0.25).
                     const auto secs = [](double x) {
-                        if (x >= 1) return fmt::format("{:.0f}", x);
-                        std::string t = fmt::format("{:.3f}", x);
-                        t.erase(t.find_last_not_of('0') + 1);
-                        if (t.back() == '.') t.pop_back();
-                        return t;
+                        return cli::decimal_text(x, x >= 1 ? 0 : 3);
                     };
                     fmt::print(
                         "{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped (about {} s, "

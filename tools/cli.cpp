@@ -101,22 +101,22 @@ std::int64_t Args::get_int(const std::string& name, std::int64_t fallback, std::
 std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
                                  std::int64_t lo, std::int64_t copies) const {
     const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
-    const std::int64_t total = memory_and_swap_megabytes();
-    if (total > 0 && mb * copies > total)
-        throw UsageError(fmt::format(
-            "bad value '{}' for --{} (more than the {} MB of memory and swap of this machine{})",
-            mb, name, total,
-            copies > 1 ? fmt::format(", for the {} tables this run makes", copies) : ""));
+    if (const std::string why = beyond_memory(mb, copies); !why.empty())
+        throw UsageError(fmt::format("bad value '{}' for --{} ({})", mb, name, why));
     return mb;
 }
 
-// A bound of a number's range as a reader writes it: 0.25, 0.000001, 1000000000 (no exponent).
-static std::string bound_text(double x) {
-    std::string t = fmt::format("{:.9f}", x);
-    t.erase(t.find_last_not_of('0') + 1);
-    if (t.back() == '.') t.pop_back();
+std::string decimal_text(double x, int places) {
+    std::string t = fmt::format("{:.{}f}", x, places);
+    if (places > 0) {
+        t.erase(t.find_last_not_of('0') + 1);
+        if (t.back() == '.') t.pop_back();
+    }
     return t;
 }
+
+// A bound of a number's range as a reader writes it: 0.25, 0.000001, 1000000000 (no exponent).
+static std::string bound_text(double x) { return decimal_text(x, 9); }
 
 double Args::get_double(const std::string& name, double fallback, double lo, double hi) const {
     const auto v = get(name);

@@ -120,6 +120,10 @@ BookOption book_option(const Args& args);
     "  --book-margin M    a move drawn at random among those whose value is within M of\n"   \
     "                     the best (default 0: always the best)\n"
 
+// `x` with at most `places` decimals, as a reader writes it: no trailing zeros, no exponent
+// (0.25, 0.001, 60).
+std::string decimal_text(double x, int places);
+
 // fmt::print to stderr without fmt's exception when the write fails: after a closed terminal
 // (SIGHUP) stderr fails, and a job saving its state then must not stop on the line saying so.
 template <class... T>

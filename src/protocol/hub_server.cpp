@@ -390,10 +390,8 @@ void set_param(Params& p, const Line& line) {
         const long mb = integer("hash");
         // A table the machine cannot hold is refused here: `init` would fail on it, and a GUI
         // waits for `ready`.
-        if (const std::int64_t total = memory_and_swap_megabytes(); total > 0 && mb > total)
-            throw ParseError(fmt::format("bad value '{}' for {} (more than the {} MB of memory "
-                                         "and swap of this machine)",
-                                         *value, *name, total));
+        if (const std::string why = beyond_memory(mb); !why.empty())
+            throw ParseError(fmt::format("bad value '{}' for {} ({})", *value, *name, why));
         p.hash = std::size_t(mb);
     } else if (*name == "threads") {
         p.threads = int(integer("threads"));
