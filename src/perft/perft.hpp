@@ -351,10 +351,14 @@ std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash, Dupli
     }
     std::uint64_t n = 0;
     using M = Move<typename R::Geometry>;
-    visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
-        n += depth == 3 ? perft2_side<R, ~Us>(p.play(m), dup)
-                        : perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup);
-    });
+    if (depth == 3)
+        visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
+            n += perft2_side<R, ~Us>(p.play(m), dup);
+        });
+    else
+        visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
+            n += perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup);
+        });
     if (hash) hash->store(key, n);
     return n;
 }
