@@ -61,7 +61,12 @@ void check_consistent(const Book<R>& b) {
             if (!legal.empty())
                 CHECK(b.value(i) == ((r.flags & Record::kSearched) ? r.value : games_value(r)));
         } else {
-            CHECK(b.value(i) == best);
+            // A searched position from games with legal moves outside the book: its own search
+            // value stands for those.
+            const Record& r = b.records()[i];
+            const bool partial = (r.flags & Record::kSearched) &&
+                                 !(r.flags & Record::kExpanded) && int(moves.size()) < legal.size();
+            CHECK(b.value(i) == (partial ? std::max(best, search::Score(r.value)) : best));
         }
         if (b.records()[i].flags & Record::kExpanded) CHECK(int(moves.size()) == legal.size());
     }
@@ -127,6 +132,56 @@ TEST_CASE("a book move within the ply limit and the margin", "[book]") {
     std::set<std::string> seen;
     for (int i = 0; i < 200; ++i) seen.insert(move_text<Russian>(near.choose(s, 0)->move));
     CHECK(seen == std::set<std::string>{"a3-b4", "c3-b4"});  // never c3-d4, 80 below the best
+}
+
+TEST_CASE("a searched position from games is worth its search when its game moves are worse",
+          "[book]") {
+    // The start as a book from games and search makes it: searched (+10 for White), not
+    // expanded, reached by two games that both went on with c3-d4. Its one book move is c3-d4;
+    // its six other legal moves are outside the book.
+    const auto s = Position<Russian>::start();
+    const auto d4 = after(s, "c3-d4");
+    auto games = [](Record r) {
+        r.games = 2;
+        r.points2 = 2;
+        return r;
+    };
+    SECTION("the game move was proven lost: the search value stands, and no book move") {
+        // After c3-d4 Black wins in 5 plies (as the search of a position 60 plies on, backed up
+        // along the games, can make it): for White c3-d4 is lost in 6.
+        auto b = std::make_shared<Book<Russian>>(std::vector<Record>{
+            games(searched(s, 10, Record::kRoot)), games(searched(d4, search::win_in(5)))});
+        const auto moves = b->moves(s);
+        REQUIRE(moves.size() == 1);
+        CHECK(moves[0].value == search::loss_in(6));
+        CHECK(b->value(0) == 10);  // not a proven loss: White has six other moves
+        CHECK(!BookPlayer<Russian>(b, {30, 0, 1}).choose(s, 0));
+        CHECK(!BookPlayer<Russian>(b, {30, 100, 1}).choose(s, 0));
+        check_consistent(*b);
+    }
+    SECTION("the game move is better than the search: it is the value and the book move") {
+        auto b = std::make_shared<Book<Russian>>(std::vector<Record>{
+            games(searched(s, 10, Record::kRoot)), games(searched(d4, -40))});
+        CHECK(b->value(0) == 40);
+        const auto m = BookPlayer<Russian>(b, {30, 0, 1}).choose(s, 0);
+        REQUIRE(m);
+        CHECK(move_text<Russian>(m->move) == "c3-d4");
+        check_consistent(*b);
+    }
+    SECTION("within the margin of the search value the game move is still played") {
+        auto b = std::make_shared<Book<Russian>>(std::vector<Record>{
+            games(searched(s, 10, Record::kRoot)), games(searched(d4, -5))});
+        CHECK(b->value(0) == 10);
+        CHECK(!BookPlayer<Russian>(b, {30, 0, 1}).choose(s, 0));
+        CHECK(BookPlayer<Russian>(b, {30, 5, 1}).choose(s, 0));
+    }
+    SECTION("a book from games alone keeps the negamax of the games' moves") {
+        Record start = games(record_of<Russian>(s)), after_d4 = games(record_of<Russian>(d4));
+        start.flags = Record::kRoot;
+        after_d4.points2 = 4;  // Black, to move after c3-d4, won both games: +100 for Black
+        const Book<Russian> b({start, after_d4});
+        CHECK(b.value(0) == -100);
+    }
 }
 
 TEST_CASE("book files and journals", "[book]") {
@@ -203,14 +258,36 @@ TEST_CASE("a book from games: the positions played, their results, negamax", "[b
         std::fputs("[GameType \"25\"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 1-0\n\n"
                    "[GameType \"25\"]\n1. c3-d4 f6-g5 1-0\n\n"
                    "[GameType \"25\"]\n1. a3-b4 b6-a5 0-1\n\n"
-                   "[GameType \"25\"]\n1. c3-d4 *\n",  // no result: skipped
+                   "[GameType \"25\"]\n1. c3-d4 *\n"  // no result: skipped
+                   // Skipped, one for each reason: another variant, another start, an illegal
+                   // move (Black's f6-e5 again), the file cut inside a comment.
+                   "[GameType \"20\"]\n1. 32-28 19-23 2-0\n\n"
+                   "[GameType \"25\"]\n[FEN \"W:W22:B12\"]\n1. c3-d4 1-0\n\n"
+                   "[GameType \"25\"]\n1. c3-d4 f6-e5 2. f6-e5 1-0\n\n"
+                   "[GameType \"25\"]\n1. c3-d4 f6-e5 {unclosed 1-0\n",
                    f);
         std::fclose(f);
     }
-    std::uint64_t games = 0, skipped = 0;
-    const auto twice = records_from_games<Russian>({path}, 2, games, skipped);
-    CHECK(games == 3);
-    CHECK(skipped == 1);
+    const std::string cosmetic = temp_path("dambit_book_cosmetic.pdn");
+    {
+        // Two games that pdn check faults for a bad tag (an unescaped quote) and a stray token,
+        // one without a GameType tag: read all the same, as pdn fen reads them.
+        std::FILE* f = std::fopen(cosmetic.c_str(), "w");
+        std::fputs("[Event \"NK \"Open\"\"]\n[GameType \"25\"]\n1. c3-d4 f6-e5 } 1-0\n\n"
+                   "[GameType \"25\"]\n1. c3-d4 $ f6-g5 1-0\n\n"
+                   "1. c3-d4 f6-g5 0-1\n",
+                   f);
+        std::fclose(f);
+    }
+    GamesRead read;
+    const auto twice = records_from_games<Russian>({path}, 2, read);
+    CHECK(read.games == 3);
+    CHECK(read.skipped() == 5);
+    CHECK(read.other == 2);
+    CHECK(read.no_result == 1);
+    CHECK(read.unplayed == 2);
+    CHECK(read.first_unplayed.starts_with(path + ":20:"));  // the illegal move's line
+    CHECK(read.first_unplayed.find("game 7") != std::string::npos);
     // Reached by two games or more: the start (3) and c3-d4 (2), where Black lost both.
     REQUIRE(twice.size() == 2);
     const Book<Russian> b2(twice);
@@ -226,7 +303,7 @@ TEST_CASE("a book from games: the positions played, their results, negamax", "[b
     CHECK(moves[0].value == 100);
     CHECK(moves[0].weight == 2);
 
-    const Book<Russian> b1(records_from_games<Russian>({path}, 1, games, skipped));
+    const Book<Russian> b1(records_from_games<Russian>({path}, 1, read));
     CHECK(b1.size() == 8);  // the start, then 4, 2 and 1 more positions along the three games
     check_consistent(b1);
     const auto all = b1.moves(s);
@@ -235,5 +312,17 @@ TEST_CASE("a book from games: the positions played, their results, negamax", "[b
     CHECK(all[1].value == -100);  // Black won the only game after a3-b4
     CHECK(all[1].depth == 2);
     std::filesystem::remove(path);
-    CHECK_THROWS_AS(records_from_games<Russian>({path}, 1, games, skipped), std::runtime_error);
+    CHECK_THROWS_AS(records_from_games<Russian>({path}, 1, read), std::runtime_error);
+
+    const auto kept = records_from_games<Russian>({cosmetic}, 3, read);
+    CHECK(read.games == 3);
+    CHECK(read.skipped() == 0);
+    REQUIRE(kept.size() == 2);  // the start and c3-d4, reached by all three games
+    // Read as an International book, the game without a GameType tag is International: its
+    // first move is not, and it is skipped as one that cannot be replayed.
+    records_from_games<International>({cosmetic}, 1, read);
+    CHECK(read.games == 0);
+    CHECK(read.other == 2);
+    CHECK(read.unplayed == 1);
+    std::filesystem::remove(cosmetic);
 }

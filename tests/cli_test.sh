@@ -92,6 +92,19 @@ if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_json")" -eq 3 ] &&
    grep -Eq '^\{"fen":"W:WK10:BK5","result":"win","plies":3,.*"expected":"win 5","verdict":"WRONG"\}$' <<<"$(sed -n 2p <<<"$got_json")" &&
    grep -Eq '^\{"solved":1,"wrong":1,"unsolved":0,"seconds":[0-9.]+\}$' <<<"$(sed -n 3p <<<"$got_json")"; then
   pass=$((pass + 1)); else echo "FAIL solve-file-json: $got_json"; fail=$((fail + 1)); fi
+# Refuted without a result: W:W33:B2 is won in 17 plies (as above), so with --max-plies 15 the
+# solver proves there is no result within 15 plies: an expected win in 9 is wrong, a win in 17
+# stays unsolved.
+printf 'W:W33:B2\twin 9\nW:W33:B2\twin 17\n' >"$sfile"
+got_refuted=$(timeout 120 "$dambit" solve --variant international --file "$sfile" --max-plies 15 2>&1)
+if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_refuted")" -eq 3 ] &&
+   grep -Eq '^W:W33:B2	no forced result within the limits	WRONG	[0-9.]+ s$' <<<"$(sed -n 1p <<<"$got_refuted")" &&
+   grep -Eq '^W:W33:B2	no forced result within the limits	unsolved	[0-9.]+ s$' <<<"$(sed -n 2p <<<"$got_refuted")" &&
+   grep -Eq '^solved 0, wrong 1, unsolved 1, time ' <<<"$(sed -n 3p <<<"$got_refuted")"; then
+  pass=$((pass + 1)); else echo "FAIL solve-file-refuted: $got_refuted"; fail=$((fail + 1)); fi
+# A byte-order mark before the first line is not part of its FEN.
+printf '\xef\xbb\xbfW:WK42:B22\twin 7\n' >"$sfile"
+check solve-file-bom 0 '^W:WK42:B22	win in 7 plies	solved' '^$' -- solve --variant international --file "$sfile"
 printf 'W:Wa1,c1:Ba3\twin 1\n' >"$sfile"
 check solve-file-moves 0 '^W:Wa1,c1:Ba3	win in 1 plies	solved	[0-9.]+ s	moves 3, win 2 \(a1-b2 in 1, c1-d2 in 3\), draw 0, loss 1, no forced result 0$' '^$' -- \
   solve --file "$sfile" --moves
@@ -234,6 +247,10 @@ check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"
+# A build asking for fewer distances (--dtw 2) keeps the 3-piece tables that hold them, rather
+# than rebuild them with win/draw/loss only: every slice kept, and the probe still has the distance.
+check egtb-dtw-kept 0 ': 0 slices built, 9 kept' '^$' -- egtb build --variant russian --pieces 3 --dtw 2 --dir "$eg/ru"
+check egtb-dtw-kept-probe 0 '^White to move: win in [0-9]+ plies$' '^$' -- egtb probe --fen 'W:WKa1,Kc1:Bh8' --dir "$eg/ru"
 check egtb-bad-action 2 '^$' "unknown action 'make'" -- egtb make
 check egtb-no-pieces 2 '^$' 'missing --pieces' -- egtb build --variant russian
 check egtb-search 0 '^bestmove ' '^$' -- search --fen 'W:WKa1,Kc1:Bh8' --depth 4 --egtb "$eg/ru"

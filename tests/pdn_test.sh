@@ -178,6 +178,24 @@ then pass=$((pass + 1)); else echo "FAIL analyse-variant"; fail=$((fail + 1)); f
 # A game that cannot be replayed is reported as check reports it and skipped: exit status 1.
 expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17' (game not analysed)" -- \
   pdn analyse errors.pdn --game 1 --depth 2
+# A bad tag and a stray token are problems for check, not for the replay: the game is analysed
+# (as pdn fen reads it), exit status 0. errors.pdn's game 3 has four bad tags and 1. c3-d4.
+if "$dambit" pdn analyse errors.pdn --game 3 --depth 2 >"$work/an3.out" 2>"$work/an3.err" &&
+   [ ! -s "$work/an3.err" ] && grep -Eq '^1\. +c3-d4 ' "$work/an3.out"; then
+  pass=$((pass + 1)); else echo "FAIL analyse-bad-tag: $(cat "$work/an3.out" "$work/an3.err")"; fail=$((fail + 1)); fi
+# The summary counts every problem: 40 stray words give 16 lines, then one line for the other 24,
+# and 40 errors. 300 tags: one line for those past the 256th.
+{ echo '[GameType "25"]'; printf '1. c3-d4'; for i in $(seq 40); do printf ' hello'; done; echo ' *'; } >"$work/many.pdn"
+"$dambit" pdn check "$work/many.pdn" >"$work/many.out" 2>&1
+if [ "$(grep -c ": unexpected 'hello'$" "$work/many.out")" -eq 16 ] &&
+   grep -q ': game 1: 24 more errors in this game$' "$work/many.out" &&
+   grep -q '^files 1, games 1, moves 1, errors 40, failed games 1$' "$work/many.out"; then
+  pass=$((pass + 1)); else echo "FAIL many-errors: $(tail -3 "$work/many.out")"; fail=$((fail + 1)); fi
+{ for i in $(seq 300); do echo "[Tag$i \"x\"]"; done; echo '1. c3-d4 *'; } >"$work/tags.pdn"
+"$dambit" pdn check "$work/tags.pdn" >"$work/tags.out" 2>&1
+if [ "$(grep -c 'more than 256 tags in one game' "$work/tags.out")" -eq 1 ] &&
+   grep -q '^files 1, games 1, moves 1, errors 1, failed games 1$' "$work/tags.out"; then
+  pass=$((pass + 1)); else echo "FAIL many-tags: $(tail -3 "$work/tags.out")"; fail=$((fail + 1)); fi
 expect analyse-marks 2 '' "dambit pdn: bad --marks '50,25,100' (want three increasing drops A,B,C between 0 and 100, e.g. 5,10,15)" -- \
   pdn analyse russian-game.pdn --marks 50,25,100
 expect analyse-marks-short 2 '' "dambit pdn: bad --marks '5,10' (want three increasing drops A,B,C between 0 and 100, e.g. 5,10,15)" -- \

@@ -259,26 +259,29 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    std::uint64_t games = 0, skipped = 0;
+    book::GamesRead read;
     const std::size_t size_before = b.size();  // a resumed run's book; the PDN games count as added
     if (!files.empty() && b.size() == 0) {
         try {
-            const auto from_games = book::records_from_games<R>(files, min_games, games, skipped);
+            const auto from_games = book::records_from_games<R>(files, min_games, read);
             for (const auto& r : from_games) b.upsert(r);
             journal->append(from_games);
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(std::string("--from-pdn: ") + e.what());
         }
-        fmt::print("{} games read ({} skipped: another variant or start, no result, an illegal "
-                   "move), {} positions reached by {} or more\n",
-                   games, skipped, b.size(), min_games);
+        fmt::print("{} games read ({} skipped: {} another variant or start, {} no result, {} "
+                   "not replayed), {} positions reached by {} or more\n",
+                   read.games, read.skipped(), read.other, read.no_result, read.unplayed,
+                   b.size(), min_games);
+        if (read.unplayed)
+            cli::eprint("book: not replayed, the first: {}\n", read.first_unplayed);
         if (b.size() == 0 && !searching) {
             // An empty book would look like a finished one; nothing is written.
             journal->remove();
             throw std::runtime_error(fmt::format(
                 "--from-pdn: no position reached by {} or more of the {} games read; nothing "
                 "written to {}",
-                min_games, games, *out));
+                min_games, read.games, *out));
         }
     }
     const std::size_t start_size = b.size();

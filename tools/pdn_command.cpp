@@ -489,8 +489,7 @@ int analyse(int argc, char** argv) {
     while (reader.next(raw)) {
         games = raw.number;
         if (wanted && raw.number != *wanted) continue;
-        std::optional<pdn::Problem> problem;
-        if (!raw.problems.empty()) problem = raw.problems.front();
+        std::optional<pdn::Problem> problem = raw.doubtful_moves();
         const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
         if (v)
             with_variant(*v, [&]<class R>(std::type_identity<R>) {

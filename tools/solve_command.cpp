@@ -253,6 +253,16 @@ struct Expected {
     int plies = 0;
 };
 
+// Whether a proof without a forced result still refutes the expected one: a win or a loss
+// expected in N plies where none of at most no_result_plies exists, or where the side to move
+// was proven unable to win (to lose).
+template <class G>
+bool disproved(const search::Proof<G>& proof, const Expected& want) {
+    if (!want.given || want.outcome == search::Outcome::kDrawn) return false;
+    if (want.plies <= proof.no_result_plies) return true;
+    return want.outcome == search::Outcome::kForcedWin ? proof.cannot_win : proof.cannot_lose;
+}
+
 Expected parse_expected(const std::string& text, int line_number) {
     Expected e;
     std::istringstream in(text);
@@ -410,6 +420,7 @@ int run(const cli::Args& args) {
     std::string row;
     for (int number = 1; std::getline(in, row); ++number) {
         if (!row.empty() && row.back() == '\r') row.pop_back();  // a file with CRLF line ends
+        if (number == 1 && row.starts_with("\xEF\xBB\xBF")) row.erase(0, 3);  // UTF-8's BOM
         const auto tab = row.find('\t');
         const std::string fen = row.substr(0, tab);
         if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
@@ -433,7 +444,7 @@ int run(const cli::Args& args) {
         const auto& proof = s.proof;
         total += s.seconds;
         std::string verdict;
-        if (proof.outcome == search::Outcome::kUnknown) {
+        if (proof.outcome == search::Outcome::kUnknown && !disproved(proof, want)) {
             ++unsolved;
             verdict = "unsolved";
         } else if (want.given && (want.outcome != proof.outcome || want.plies != proof.plies)) {

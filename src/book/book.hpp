@@ -97,11 +97,20 @@ public:
         if (known_[i]) return kids_[i];
         const Record& r = records_[i];
         kids_[i].clear();
-        if (r.flags & Record::kExpanded || r.games)
-            for (const auto& [pm, k] : legal_in_book(position_of<R>(r)))
-                if ((r.flags & Record::kExpanded) || records_[k].games)
-                    kids_[i].push_back(std::uint32_t(k));
         known_[i] = 1;
+        if (r.flags & Record::kExpanded || r.games) {
+            FixedList<PathMove<G>, kMaxMoves> list;
+            const Position<R> p = position_of<R>(r);
+            generate_paths<R>(p, list);
+            for (const auto& pm : list) {
+                const auto it = index_.find(position_key(p.play(pm.move)));
+                if (it != index_.end() &&
+                    ((r.flags & Record::kExpanded) || records_[it->second].games))
+                    kids_[i].push_back(std::uint32_t(it->second));
+                else
+                    known_[i] = 2;  // a legal move outside the book
+            }
+        }
         return kids_[i];
     }
 
@@ -117,9 +126,10 @@ public:
         return out;
     }
 
-    // The negamax value of record i: a position with book moves takes the best of them, an
-    // expanded one without any (no legal move) is lost, a leaf has its search value (or, not
-    // searched, its games' value).
+    // The negamax value of record i: a position with book moves takes the best of them (or its
+    // own search value, when that is higher and it has legal moves outside the book: a position
+    // from games not expanded yet), an expanded one without any (no legal move) is lost, a leaf
+    // has its search value (or, not searched, its games' value).
     search::Score value(std::size_t i) const {
         refresh();
         return value_[i];
@@ -262,7 +272,12 @@ private:
                 height = std::max(height, (state[k] == 1 ? 0 : height_[k]) + 1);
             }
             if (!kids.empty())
-                value_[i] = best;
+                // The search of the position stands for its moves the book does not hold: the
+                // games' moves alone could make it lost where another move holds.
+                value_[i] = (r.flags & Record::kSearched) && !(r.flags & Record::kExpanded) &&
+                                    known_[i] == 2
+                                ? std::max(best, search::Score(r.value))
+                                : best;
             else if ((r.flags & Record::kExpanded) || !has_legal_move(position_of<R>(r)))
                 value_[i] = search::loss_in(0);  // expanded without children: no legal move
             else
@@ -283,7 +298,8 @@ private:
     std::vector<Record> records_;
     std::unordered_map<std::uint64_t, std::size_t> index_;
     mutable std::vector<std::vector<std::uint32_t>> kids_;  // book_moves(i), once known_[i]
-    mutable std::vector<char> known_;
+    mutable std::vector<char> known_;  // 0: book_moves(i) not known; 1: known; 2: known, and
+                                       // some legal move of i is not a book move
     mutable std::vector<search::Score> value_;
     mutable std::vector<int> height_;
     mutable bool fresh_ = false;

@@ -148,18 +148,32 @@ void search_unsearched(Book<R>& book, Searcher<R>& searcher, std::size_t block, 
 // Plies of each game read into a book from games.
 inline constexpr int kGamePlies = 60;
 
+// The games records_from_games read: those used, and those skipped, by reason.
+struct GamesRead {
+    std::uint64_t games = 0;       // used
+    std::uint64_t other = 0;       // of another variant (or a GameType tag dambit cannot
+                                   // read), or from another position
+    std::uint64_t no_result = 0;   // without a result, or with two that disagree
+    std::uint64_t unplayed = 0;    // a move that is not one legal move, a bad FEN tag, a
+                                   // truncated game
+    std::string first_unplayed;    // the first of those: "FILE:LINE:COLUMN: game N: message"
+    std::uint64_t skipped() const { return other + no_result + unplayed; }
+};
+
 // What the games of PDN files say: every position reached, from the start position along the
 // main lines, by at least `min_games` games with a result (a position whose predecessor in the
 // game was left out is left out too), with the number of those games and the points of the side
-// to move. Games of another variant, from another start, without a result or with an illegal
-// move are skipped and counted in `skipped`. Throws std::runtime_error for a file that cannot be
-// read.
+// to move. A game without a GameType tag is taken as one of R. Games of another variant, from
+// another start, without a result or that cannot be replayed are skipped and counted in `read`;
+// a bad tag or a stray token (reported by pdn check) does not skip a game. Throws
+// std::runtime_error for a file that cannot be read.
 template <class R>
 std::vector<Record> records_from_games(const std::vector<std::string>& files, int min_games,
-                                       std::uint64_t& games, std::uint64_t& skipped) {
+                                       GamesRead& read) {
+    const Variant ours = *parse_variant(R::kName);
     // Calls f(positions, white_points2) for each usable game.
     const auto each_game = [&](auto&& f) {
-        games = skipped = 0;
+        read = {};
         for (const auto& file : files) {
             file_io::check_readable(file);
             std::ifstream in(file, std::ios::binary);
@@ -168,20 +182,43 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
             pdn::RawGame raw;
             pdn::Game<R> game;
             while (reader.next(raw)) {
-                std::optional<pdn::Problem> problem;
-                const auto v = pdn::game_variant(raw, std::nullopt, problem);
-                const bool ours = v && variant_name(*v) == R::kName && raw.problems.empty() &&
-                                  !pdn::replay<R>(raw, game, kGamePlies) &&
-                                  game.start == Position<R>::start();
-                const auto outcome = pdn::outcome_of(game.result);
-                const bool decided = outcome && (*outcome == pdn::Outcome::kWhiteWins ||
-                                                 *outcome == pdn::Outcome::kBlackWins ||
-                                                 *outcome == pdn::Outcome::kDraw);
-                if (!ours || !decided) {
-                    ++skipped;
+                const auto unplayed = [&](const pdn::Problem& p) {
+                    if (read.unplayed++ == 0)
+                        read.first_unplayed = file + ":" + std::to_string(p.at.line) + ":" +
+                                              std::to_string(p.at.column) + ": game " +
+                                              std::to_string(raw.number) + ": " + p.message;
+                };
+                std::optional<pdn::Problem> problem = raw.doubtful_moves();
+                if (problem) {
+                    unplayed(*problem);
                     continue;
                 }
-                ++games;
+                const auto v = pdn::game_variant(raw, std::nullopt, problem, ours);
+                if (!v || *v != ours) {  // a GameType tag of another game, or unreadable
+                    ++read.other;
+                    continue;
+                }
+                problem = pdn::replay<R>(raw, game, kGamePlies);
+                if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) {
+                    ++read.no_result;
+                    continue;
+                }
+                if (problem) {
+                    unplayed(*problem);
+                    continue;
+                }
+                if (game.start != Position<R>::start()) {
+                    ++read.other;
+                    continue;
+                }
+                const auto outcome = pdn::outcome_of(game.result);
+                if (!outcome || (*outcome != pdn::Outcome::kWhiteWins &&
+                                 *outcome != pdn::Outcome::kBlackWins &&
+                                 *outcome != pdn::Outcome::kDraw)) {
+                    ++read.no_result;
+                    continue;
+                }
+                ++read.games;
                 const std::uint32_t white2 = *outcome == pdn::Outcome::kWhiteWins ? 2
                                              : *outcome == pdn::Outcome::kDraw    ? 1
                                                                                   : 0;

@@ -46,14 +46,17 @@ public:
     // The book's move in `p`, the ply-th position of its game (0: the first), if the book is
     // still used there and holds the position: with margin 0 the best one (the first in
     // generation order of equal values), otherwise one drawn uniformly from those whose value is
-    // at least the best minus the margin.
+    // at least the best minus the margin. None when the position's own search value, which
+    // stands for the moves a book from games does not hold, is higher than the margin allows:
+    // the engine then finds the move.
     std::optional<BookMove<R>> choose(const Position<R>& p, std::size_t ply) {
         if (ply >= std::size_t(options_.max_ply)) return std::nullopt;
         const auto moves = book_->moves(p);
         if (moves.empty()) return std::nullopt;
+        const search::Score best = book_->value(std::size_t(book_->find(p) - &book_->records()[0]));
+        if (moves[0].value < best - options_.margin) return std::nullopt;
         std::size_t near = 1;
-        while (near < moves.size() && moves[near].value >= moves[0].value - options_.margin)
-            ++near;
+        while (near < moves.size() && moves[near].value >= best - options_.margin) ++near;
         if (options_.margin == 0 || near == 1) return moves[0];
         return moves[std::uniform_int_distribution<std::size_t>(0, near - 1)(random_)];
     }

@@ -135,11 +135,14 @@ private:
     bool stopping() const { return opt_.stop && opt_.stop->load(); }
 
     // A finished file of the right kind for slice m, or none: a damaged file (any block failing
-    // its checksum) is not finished, and is built again.
+    // its checksum) is not finished, and is built again. A file with distances where only
+    // win/draw/loss is asked holds more and is kept (a later run with a smaller --dtw does not
+    // throw distances away).
     bool finished(const Material& m) {
         try {
             TableFile f(path_of(m), std::string(R::kName));
-            if (!(f.header().material == m && f.header().distances == wants_distances(m) &&
+            if (!(f.header().material == m &&
+                  (f.header().distances || !wants_distances(m)) &&
                   f.header().positions == SliceIndex<R>(m).size()))
                 return false;
             f.check_blocks();

@@ -46,9 +46,7 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
         const Replayed r = replay_game(raw, forced, -1, false);
         totals.moves += std::uint64_t(r.plies);
         problems = raw.problems;
-        if (raw.more_problems > 0)
-            problems.push_back({raw.more_at, ProblemKind::kSyntax, "",
-                                fmt::format("{} more errors in this game", raw.more_problems)});
+        if (raw.more_problems > 0) problems.push_back(raw.more_problem());
         if (r.problem) {
             const auto before = [](const Problem& a, const Problem& b) {
                 return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
@@ -57,7 +55,9 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
                             *r.problem);
         }
         if (!problems.empty()) ++totals.failed;
-        totals.errors += problems.size();
+        // The line for the problems beyond the reader's limit counts as those problems.
+        totals.errors += problems.size() + std::size_t(raw.more_problems) -
+                         (raw.more_problems > 0 ? 1 : 0);
         for (const auto& p : problems) report(raw.number, p);
         if (progress) progress(reader.bytes());
     }

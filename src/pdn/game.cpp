@@ -34,10 +34,10 @@ std::optional<Variant> variant_of_game_type(int type) {
 // The value is "Typenumber[,Start colour,Board width,Board height,Notation[,Invert flag]]", as the
 // PDN 3.0 standard defines it: "25" or "25,W,8,8,A0,0".
 std::optional<Variant> game_variant(const RawGame& g, std::optional<Variant> forced,
-                                    std::optional<Problem>& problem) {
+                                    std::optional<Problem>& problem, Variant untagged) {
     if (forced) return forced;
     const Tag* tag = g.tag("GameType");
-    if (!tag) return Variant::kRussian;
+    if (!tag) return untagged;
     auto fail = [&](std::string message) -> std::optional<Variant> {
         problem =
             Problem{tag->at, ProblemKind::kBadGameType, shown(tag->value), printable(message)};

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/instances.hpp"
 #include "core/notation.hpp"
 #include "core/variant.hpp"
 #include "pdn/reader.hpp"
@@ -20,10 +21,12 @@ namespace dambit::pdn {
 std::optional<Variant> variant_of_game_type(int type);
 
 // The variant to replay `g` with: `forced` when given (--variant), else its GameType tag, else
-// Russian, dambit's default variant. A GameType tag that is malformed, names a game dambit does
-// not play or a board of another size gives nullopt and sets `problem`.
+// `untagged` (Russian, dambit's default variant, unless the caller knows better: a book of
+// another variant). A GameType tag that is malformed, names a game dambit does not play or a
+// board of another size gives nullopt and sets `problem`.
 std::optional<Variant> game_variant(const RawGame& g, std::optional<Variant> forced,
-                                    std::optional<Problem>& problem);
+                                    std::optional<Problem>& problem,
+                                    Variant untagged = Variant::kRussian);
 
 // A game that follows the rules of R.
 template <class R>
@@ -110,5 +113,13 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     }
     return std::nullopt;
 }
+
+// Replayed in each variant's instance file, at -O3: a PDN database of a million games is read
+// at the speed of its moves (docs/pdn.md), not of a front end's unoptimised copy.
+#define DAMBIT_PDN_TEMPLATES(R)                                                          \
+    DAMBIT_EXTERN template std::optional<Problem> replay<R>(const RawGame&, Game<R>&, long);
+#ifndef DAMBIT_INSTANTIATE_PDN
+DAMBIT_FOR_EACH_RULES(DAMBIT_PDN_TEMPLATES)
+#endif
 
 }  // namespace dambit::pdn

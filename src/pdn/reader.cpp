@@ -33,6 +33,18 @@ std::string shown(std::string_view s) {
     return out;
 }
 
+std::optional<Problem> RawGame::doubtful_moves() const {
+    for (const auto& p : problems)
+        if (p.kind != ProblemKind::kSyntax && p.kind != ProblemKind::kBadTag) return p;
+    if (more_problems > 0) return more_problem();
+    return std::nullopt;
+}
+
+Problem RawGame::more_problem() const {
+    return {more_at, ProblemKind::kSyntax, "",
+            fmt::format("{} more errors in this game", more_problems)};
+}
+
 std::string_view kind_name(ProblemKind k) {
     // In the order of ProblemKind.
     static constexpr std::array<std::string_view, 10> kNames = {
@@ -58,7 +70,7 @@ const Tag* RawGame::tag(std::string_view name) const {
 
 Reader::Reader(std::istream& in) : in_(in), buffer_(kBuffer) {}
 
-int Reader::peek(std::size_t k) {
+int Reader::refill(std::size_t k) {
     while (pos_ + k >= end_ && !eof_) {
         if (pos_ > 0) {
             std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
@@ -198,8 +210,10 @@ void Reader::read_tag(RawGame& g) {
         problem(g, at, ProblemKind::kTooLong, name,
                 fmt::format("tag '{}' too long (more than {} characters)", name, kMaxTagValue));
     } else if (g.tags.size() >= kMaxTags) {
-        problem(g, at, ProblemKind::kTooLong, name,
-                fmt::format("more than {} tags in one game", kMaxTags));
+        if (!too_many_tags_)
+            problem(g, at, ProblemKind::kTooLong, name,
+                    fmt::format("more than {} tags in one game", kMaxTags));
+        too_many_tags_ = true;
     } else {
         g.tags.push_back({std::move(name), std::move(value), at});
     }
@@ -272,7 +286,7 @@ bool Reader::next(RawGame& g) {
     g.problems.clear();
     g.more_problems = 0;
     g.more_at = {};
-    started_ = in_moves_ = ended_ = too_many_moves_ = false;
+    started_ = in_moves_ = ended_ = too_many_moves_ = too_many_tags_ = false;
     comment_chars_ = 0;
     open_.clear();
     // A UTF-8 byte order mark at the start of the stream.

@@ -82,6 +82,12 @@ struct RawGame {
 
     // The value of the first tag named `name`, if any.
     const Tag* tag(std::string_view name) const;
+    // The first problem that leaves its moves in doubt: a truncated file, a token or game past
+    // the reader's limits, or more problems than are kept. A bad tag or a stray token does not:
+    // check reports those, and fen, analyse and a book from games replay the game past them.
+    std::optional<Problem> doubtful_moves() const;
+    // The line that stands for the problems beyond kMaxProblems (more_problems > 0).
+    Problem more_problem() const;
 };
 
 // printable(s) (core/notation.hpp) cut to kShown characters, with "..." after it when longer: a
@@ -110,7 +116,10 @@ public:
 
 private:
     // The character `k` places ahead, or -1 past the end of the stream.
-    int peek(std::size_t k = 0);
+    int peek(std::size_t k = 0) {  // the buffered case inline: a character at a time
+        return pos_ + k < end_ ? static_cast<unsigned char>(buffer_[pos_ + k]) : refill(k);
+    }
+    int refill(std::size_t k);  // peek when the buffer holds fewer than k + 1 characters
     // Consumes one character, keeping line and column.
     int get();
     Location here() const { return {line_, column_}; }
@@ -136,6 +145,7 @@ private:
     bool in_moves_ = false;        // a movetext token other than a comment has been seen
     bool ended_ = false;           // its result token has been read
     bool too_many_moves_ = false;  // it has more than kMaxGameMoves moves
+    bool too_many_tags_ = false;   // it has more than kMaxTags tags (reported once, as moves)
     std::size_t comment_chars_ = 0;  // characters of its comments kept
     std::vector<Location> open_;   // the '(' of each open variation
 };
