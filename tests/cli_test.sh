@@ -102,6 +102,19 @@ if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_refuted")" -eq 3 ] &&
    grep -Eq '^W:W33:B2	no forced result within the limits	unsolved	[0-9.]+ s$' <<<"$(sed -n 2p <<<"$got_refuted")" &&
    grep -Eq '^solved 0, wrong 1, unsolved 1, time ' <<<"$(sed -n 3p <<<"$got_refuted")"; then
   pass=$((pass + 1)); else echo "FAIL solve-file-refuted: $got_refuted"; fail=$((fail + 1)); fi
+# Ctrl-C during a proof: the positions done are printed with the summary of them, then one line
+# on stderr, exit status 130. The start position is far beyond a proof in a second.
+printf 'W:WK42:B22\twin 7\nW:W31-50:B1-20\n' >"$sfile"
+got_int=$(timeout --preserve-status -s INT 2 "$dambit" solve --variant international --file "$sfile" 2>"$sfile.err")
+if [ $? -eq 130 ] && grep -q '^W:WK42:B22	win in 7 plies	solved' <<<"$got_int" &&
+   grep -q '^solved 1, wrong 0, unsolved 0, time' <<<"$got_int" &&
+   [ "$(cat "$sfile.err")" = 'dambit solve: interrupted at W:W31-50:B1-20; the summary counts the positions before it' ]; then
+  pass=$((pass + 1)); else echo "FAIL solve-interrupted: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
+got_int=$(timeout --preserve-status -s INT 1 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
+if [ $? -eq 130 ] && [ -z "$got_int" ] &&
+   grep -Eq '^dambit solve: interrupted after [0-9.]+ s; nothing proven$' "$sfile.err"; then
+  pass=$((pass + 1)); else echo "FAIL solve-interrupted-fen: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
+rm -f "$sfile.err"
 # A byte-order mark before the first line is not part of its FEN.
 printf '\xef\xbb\xbfW:WK42:B22\twin 7\n' >"$sfile"
 check solve-file-bom 0 '^W:WK42:B22	win in 7 plies	solved' '^$' -- solve --variant international --file "$sfile"
@@ -150,7 +163,8 @@ printf 'W:WK42:B22\nW:WK99:B22\n' >"$sfile"
 check solve-file-bad-fen 2 '^$' "line 2: .*'K99'|line 2: .*'99'" -- solve --variant international --file "$sfile"
 rm -f "$sfile"
 # dambit match: settings tokens are named in the error; a tiny match prints its summary line.
-check match-bad-key 2 '^$' "unknown setting 'nmp=on'" -- match --a 'lmr=on,nmp=on' --depth 1
+check match-bad-key 2 '^$' "unknown setting 'nmp=on' \\(keys: lmr, .*, early, egtb, eval, book, book-ply, book-margin, threads, hash\\)" -- match --a 'lmr=on,nmp=on' --depth 1
+check match-bad-egtb 2 '^$' "bad value in setting 'egtb=maybe' \\(want on or off\\)" -- match --a 'egtb=maybe' --depth 1
 check match-bad-value 2 '^$' "setting 'lmr=maybe'" -- match --b 'lmr=maybe' --depth 1
 check match-two-limits 2 '^$' 'at most one of --depth' -- match --depth 2 --nodes 100
 check match-help 0 'usage: dambit match' '^$' -- match --help

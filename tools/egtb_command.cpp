@@ -223,12 +223,16 @@ int build(const cli::Args& args) {
         const double done = double(p.build_done + p.done);
         rate = p.seconds > 0 ? done / p.seconds : 0;
         const double left = rate > 0 ? (double(p.build_total) - done) / rate : 0;
-        cli::eprint(
-                   "\r\033[Kslice {}/{} {}: {}, {:.0f}% of {} positions; {:.2f} M positions/s, "
-                   "about {} left",
-                   p.unit_number, p.units, p.unit, p.phase,
-                   p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, p.total, rate / 1e6,
-                   duration_text(left));
+        // The initialisation's share of the slice, then what the levels have decided (draws
+        // never are, so that share does not end at 100%).
+        const std::string share =
+            p.phase.starts_with("level")
+                ? fmt::format("{} of {} positions decided", p.decided, p.total)
+                : fmt::format("{:.0f}% of {} positions",
+                              p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, p.total);
+        cli::eprint("\r\033[Kslice {}/{} {}: {}, {}; {:.2f} M positions/s, about {} left",
+                    p.unit_number, p.units, p.unit, p.phase, share, rate / 1e6,
+                    duration_text(left));
     };
     const auto t0 = std::chrono::steady_clock::now();
     try {

@@ -162,6 +162,9 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
         const auto key = token.substr(0, token.find('='));
         if (!token.empty() && !keys.insert(std::string(key)).second)
             throw cli::UsageError(fmt::format("--{}: setting '{}' given twice in '{}'", name, key, text));
+        if (key == "egtb" && token != "egtb=on" && token != "egtb=off")
+            throw cli::UsageError(std::string("--") + name + ": bad value in setting '" +
+                                  std::string(token) + "' (want on or off)");
         if (token == "egtb=on" || token == "egtb=off") {
             if (!args.has("egtb"))
                 throw cli::UsageError(std::string("--") + name + ": the setting '" +
@@ -201,7 +204,8 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
         rest += (rest.empty() ? "" : ",") + std::string(token);
     }
     try {
-        out.tuning = play::parse_tuning(rest, defaults);
+        out.tuning = play::parse_tuning(rest, defaults,
+                                        "egtb, eval, book, book-ply, book-margin, threads, hash");
     } catch (const std::invalid_argument& e) {
         throw cli::UsageError(std::string("--") + name + ": " + e.what());
     }

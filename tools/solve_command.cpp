@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -308,6 +309,10 @@ int run(const cli::Args& args) {
     opt.max_plies = int(args.get_int("max-plies", 120, 0, 250));
     opt.max_seconds = args.get_double("max-seconds", 60, 0, 1e9);
     opt.draw_rules = args.has("draw-rules");
+    // Ctrl-C, kill or a closed terminal stops the proof under way: what was proven before is
+    // printed, then one line, exit status 130 (a second signal ends the program at once).
+    cli::catch_stop_signals();
+    opt.stop = &cli::stop_requested;
     opt.hash_megabytes = std::size_t(args.get_megabytes("hash", 256));
     const auto tables = cli::tables_option(args);
     opt.tables_dir = tables.dir;
@@ -331,6 +336,8 @@ int run(const cli::Args& args) {
         std::vector<Position<R>> at;  // the position at each of `turns`
         std::uint64_t nodes = 0;
         double seconds = 0;
+        bool interrupted = false;  // by Ctrl-C, kill or a closed terminal: the proofs are cut
+        bool root_whole = true;    // whether the position's own proof was done before that
     };
     // On a terminal, which move is being proven (each may take the whole time limit).
     const bool terminal = isatty(2);
@@ -339,12 +346,21 @@ int run(const cli::Args& args) {
         s.proof = solver.solve(p);
         s.nodes = s.proof.nodes;
         s.seconds = s.proof.seconds;
+        if (cli::stop_requested()) {
+            s.interrupted = true;
+            s.root_whole = false;
+            return s;
+        }
         if (with_moves) {
             s.moves = solver.solve_moves(p, [&](int i, int n) {
                 if (terminal) fmt::print(stderr, "\r\033[Kproving move {} of {}", i + 1, n);
             });
             if (terminal) std::fputs("\r\033[K", stderr);
             for (const auto& mp : s.moves) s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
+            if (cli::stop_requested()) {
+                s.interrupted = true;
+                return s;
+            }
             // Each move had the time limit of its own: they may prove what the position's proof
             // ran out of time for.
             s.proof = search::proof_from_moves(s.proof, s.moves);
@@ -360,6 +376,7 @@ int run(const cli::Args& args) {
             for (const auto& t : s.turns)
                 for (const auto& mp : t.others)
                     s.nodes += mp.proof.nodes, s.seconds += mp.proof.seconds;
+            s.interrupted = cli::stop_requested();
         }
         return s;
     };
@@ -380,13 +397,22 @@ int run(const cli::Args& args) {
         search::Solver<R> solver(opt);
         check_tables(solver);
         const Solved s = solve(solver, p);
+        std::string text = outcome_text(s.proof);
+        if (s.proof.outcome != search::Outcome::kUnknown && !s.proof.line.empty())
+            text += ": " + search::join_line<R>(p, s.proof.line);
+        if (s.interrupted) {
+            // What was whole before the signal, and a line saying what was cut.
+            if (s.root_whole && !json) fmt::print("{}\n", text);
+            std::fflush(stdout);
+            cli::eprint("dambit solve: interrupted after {:.3f} s; {}\n", s.seconds,
+                        s.root_whole ? "the position's result above is proven, its moves' are not"
+                                     : "nothing proven");
+            return 130;
+        }
         if (json) {
             fmt::print("{}\n", solved_json(*fen, p, s).str());
             return 0;
         }
-        std::string text = outcome_text(s.proof);
-        if (s.proof.outcome != search::Outcome::kUnknown && !s.proof.line.empty())
-            text += ": " + search::join_line<R>(p, s.proof.line);
         fmt::print("{}\n", text);
         if (with_moves) {
             for (const auto& [m, mp] : s.moves)
@@ -437,10 +463,15 @@ int run(const cli::Args& args) {
     check_tables(solver);
     int solved = 0, wrong = 0, unsolved = 0;
     double total = 0;
+    std::optional<std::string> interrupted;  // the FEN whose proof a signal cut
     for (const auto& [fen, p, want] : problems) {
         // Each position from an empty table: its time is its own, whatever came before it.
         solver.clear_table();
         const Solved s = solve(solver, p);
+        if (s.interrupted) {
+            interrupted = fen;
+            break;
+        }
         const auto& proof = s.proof;
         total += s.seconds;
         std::string verdict;
@@ -481,6 +512,12 @@ int run(const cli::Args& args) {
     else
         fmt::print("solved {}, wrong {}, unsolved {}, time {:.3f} s\n", solved, wrong, unsolved,
                    total);
+    if (interrupted) {
+        std::fflush(stdout);
+        cli::eprint("dambit solve: interrupted at {}; the summary counts the positions before it\n",
+                    *interrupted);
+        return 130;
+    }
     return wrong ? 1 : 0;
 }
 

@@ -42,7 +42,8 @@ struct BuildProgress {
     int unit_number = 0;  // 1-based, of `units`
     int units = 0;
     std::string phase;        // "init", "level 12", "write", "kept", "resumed"
-    std::uint64_t done = 0;   // positions of the unit initialised or decided
+    std::uint64_t done = 0;   // positions of the unit initialised (all of them in the levels)
+    std::uint64_t decided = 0;  // positions the levels have decided so far
     std::uint64_t total = 0;  // positions of the unit
     std::uint64_t build_done = 0, build_total = 0;  // positions of the whole build
     double seconds = 0;                             // since the build started

@@ -328,7 +328,8 @@ private:
                 }
                 decided += mine;
             });
-            progress_.done += decided.load();
+            progress_.done = progress_.total;
+            progress_.decided += decided.load();
             tell("level " + std::to_string(level));
             maybe_checkpoint(u, slices, ~std::uint64_t(0), level + 1);
         }

@@ -376,8 +376,10 @@ inline constexpr TuningKey kTuningKeys[] = {
 
 // Settings text: comma-separated key=value tokens, keys as kTuningKeys, values on and off.
 // Starts from `base`; an empty text gives `base`.
-// Throws std::invalid_argument naming the first bad token.
-inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
+// Throws std::invalid_argument naming the first bad token (and the keys, with `more_keys`: the
+// caller's own settings read before).
+inline search::Tuning parse_tuning(std::string_view text, search::Tuning base,
+                                   std::string_view more_keys = {}) {
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -399,6 +401,7 @@ inline search::Tuning parse_tuning(std::string_view text, search::Tuning base) {
                 if (!keys.empty()) keys += ", ";
                 keys += k.key;
             }
+            if (!more_keys.empty()) keys += ", " + std::string(more_keys);
             throw std::invalid_argument("unknown setting '" + token + "' (keys: " + keys + ")");
         }
         if (value != "on" && value != "off")

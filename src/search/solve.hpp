@@ -80,6 +80,8 @@ struct SolveOptions {
     // Look for draws (with tables or the draw rules only: nothing else can end a game drawn), in
     // at most a quarter of the nodes.
     bool prove_draws = true;
+    // Polled with the time limit: true stops the proof as the time limit does (Ctrl-C).
+    bool (*stop)() = nullptr;
 };
 
 // One of the winner's turns in a proven line: the ply it plays (1 = the line's first move), the

@@ -285,8 +285,8 @@ private:
     }
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
     void count_node() {
-        if ((++nodes_ & 4095) == 0 && timed_ && opt_.max_seconds > 0 &&
-            elapsed() > opt_.max_seconds)
+        if ((++nodes_ & 4095) == 0 && timed_ &&
+            ((opt_.max_seconds > 0 && elapsed() > opt_.max_seconds) || (opt_.stop && opt_.stop())))
             aborted_ = true;
     }
 
