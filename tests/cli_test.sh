@@ -115,6 +115,8 @@ if [ $? -eq 130 ] && [ -z "$got_int" ] &&
    grep -Eq '^dambit solve: interrupted after [0-9.]+ s; nothing proven$' "$sfile.err"; then
   pass=$((pass + 1)); else echo "FAIL solve-interrupted-fen: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
 rm -f "$sfile.err"
+# Numbers are decimal: strtod's hexadecimal is refused.
+check solve-hex-seconds 2 '^$' "bad value '0x10' for --max-seconds" -- solve --fen 'W:WK42:B22' --max-seconds 0x10
 # A byte-order mark before the first line is not part of its FEN.
 printf '\xef\xbb\xbfW:WK42:B22\twin 7\n' >"$sfile"
 check solve-file-bom 0 '^W:WK42:B22	win in 7 plies	solved' '^$' -- solve --variant international --file "$sfile"

@@ -205,6 +205,18 @@ expect analyse-limits 2 '' 'dambit pdn: give at most one of --depth, --nodes and
 expect analyse-game-range 2 '' "dambit pdn: no game 2 in 'russian-game.pdn' (it has 1 game)" -- \
   pdn analyse russian-game.pdn --game 2 --depth 2
 expect analyse-no-file 2 '' 'dambit pdn: analyse: no FILE given' -- pdn analyse --depth 2
+# Ctrl-C: one line, exit status 130, neither OUT nor OUT.tmp left (17 plies of 200 ms: game 1
+# is under way after a second).
+timeout --preserve-status -s INT 1 "$dambit" pdn analyse russian-game.pdn --movetime 200 \
+  --pdn "$work/int.pdn" >/dev/null 2>"$work/int.err"
+status=$?
+if [ "$status" -eq 130 ] && [ ! -e "$work/int.pdn" ] && [ ! -e "$work/int.pdn.tmp" ] &&
+   [ "$(cat "$work/int.err")" = "dambit pdn: interrupted in game 1; 0 games analysed before it, $work/int.pdn not written" ]; then
+  pass=$((pass + 1)); else echo "FAIL analyse-interrupted: $status $(cat "$work/int.err")"; fail=$((fail + 1)); fi
+cp russian-game.pdn "$work/self.pdn"
+expect analyse-out-self 2 '' "dambit pdn: --pdn $work/self.pdn: is the file analysed (the analysed games would replace it)" -- \
+  pdn analyse "$work/self.pdn" --depth 2 --pdn "$work/self.pdn"
+if cmp -s russian-game.pdn "$work/self.pdn"; then pass=$((pass + 1)); else echo "FAIL analyse-out-self: the file changed"; fail=$((fail + 1)); fi
 expect analyse-out-dir 2 '' "dambit pdn: --pdn: cannot write '$work/no/such/out.pdn.tmp': No such file or directory" -- \
   pdn analyse russian-game.pdn --depth 2 --pdn "$work/no/such/out.pdn"
 

@@ -287,16 +287,22 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const std::size_t start_size = b.size();
     const bool terminal = isatty(2);
     double shown = -1;
+    // On a terminal, a line rewritten in place; cleared at the end (last), as pdn check's is,
+    // where the summary or the interruption's message says the rest.
     const auto progress = [&](bool last) {
         const double secs = elapsed();
         if (!terminal || (!last && secs - shown < 0.5)) return;
+        if (last) {
+            std::fputs("\r\033[K", stderr);
+            return;
+        }
         shown = secs;
         const double rate = double(b.size() - start_size) / std::max(secs, 1e-9);
         const double left = hours > 0 ? hours * 3600 - secs
                                       : double(positions - std::min<std::uint64_t>(positions, b.size())) /
                                             std::max(rate, 1e-9);
-        std::fprintf(stderr, "\rbook: %zu positions, %.0f positions/h, %.0f s left   %s", b.size(),
-                     rate * 3600, std::max(left, 0.0), last ? "\n" : "");
+        std::fprintf(stderr, "\r\033[Kbook: %zu positions, %.0f positions/h, %.0f s left", b.size(),
+                     rate * 3600, std::max(left, 0.0));
     };
     std::uint64_t expansions = 0;
     // Ctrl-C, kill or a closed terminal: the positions searched are in the journal, and the same

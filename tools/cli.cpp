@@ -124,7 +124,9 @@ double Args::get_double(const std::string& name, double fallback, double lo, dou
     errno = 0;
     char* end = nullptr;
     const double d = std::strtod(v->c_str(), &end);
-    if (v->empty() || *end != '\0' || errno == ERANGE || !(d >= lo && d <= hi))
+    // Decimal only: strtod reads hexadecimal ("0x10") and "infinity" too.
+    const bool decimal = v->find_first_not_of("0123456789.eE+-") == std::string::npos;
+    if (v->empty() || !decimal || *end != '\0' || errno == ERANGE || !(d >= lo && d <= hi))
         throw UsageError("bad value '" + *v + "' for --" + name + " (want a number from " +
                          bound_text(lo) + " to " + bound_text(hi) + ")");
     return d;

@@ -309,6 +309,11 @@ json::Raw summary_json(const play::SideSummary& s) {
         .add("blunders", s.blunders);
 }
 
+// A signal stopped the analysis, in game `game` (thrown from a position's progress).
+struct Interrupted {
+    int game;
+};
+
 struct AnalyseOptions {
     search::Limits limits;
     std::string limit_text;
@@ -335,6 +340,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                    R::kName, o.tables.dir);
     const bool terminal = isatty(2);
     const auto progress = [&](std::size_t done, std::size_t total) {
+        if (cli::stop_requested()) throw Interrupted{number};
         if (!terminal) return;
         std::fputs(fmt::format("\r\033[Kgame {}: position {} of {}", number, done, total).c_str(),
                    stderr);
@@ -462,7 +468,15 @@ int analyse(int argc, char** argv) {
 
     Input in(c.files.front());
     std::optional<std::string> out_path;
-    if (const auto file = args.get("pdn")) out_path = cli::output_file("pdn", *file);
+    if (const auto file = args.get("pdn")) {
+        out_path = cli::output_file("pdn", *file);
+        // The analysed games would replace the games analysed, with their variations and marks.
+        std::error_code ec;
+        if (std::filesystem::equivalent(c.files.front(), *out_path, ec))
+            throw cli::UsageError(fmt::format("--pdn {}: is the file analysed (the analysed "
+                                              "games would replace it)",
+                                              *file));
+    }
     std::ofstream pdn_out;
     // OUT.tmp is this run's alone (another run writing it is an error before it is touched); the
     // lock outlives the removal below.
@@ -486,27 +500,39 @@ int analyse(int argc, char** argv) {
     pdn::Reader reader(in.stream());
     pdn::RawGame raw;
     int games = 0, analysed = 0, failed = 0;
-    while (reader.next(raw)) {
-        games = raw.number;
-        if (wanted && raw.number != *wanted) continue;
-        std::optional<pdn::Problem> problem = raw.doubtful_moves();
-        const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
-        if (v)
-            with_variant(*v, [&]<class R>(std::type_identity<R>) {
-                pdn::Game<R> game;
-                problem = pdn::replay<R>(raw, game);
-                if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) problem.reset();
-                if (!problem) analyse_one<R>(game, *v, raw.number, o);
-                return 0;
-            });
-        if (problem) {
-            fmt::print(stderr, "dambit pdn: {} (game not analysed)\n",
-                       where(in.name(), raw.number, *problem));
-            ++failed;
-        } else {
-            ++analysed;
+    // Ctrl-C, kill or a closed terminal: the games analysed so far stay printed; OUT.tmp goes.
+    cli::catch_stop_signals();
+    try {
+        while (reader.next(raw)) {
+            games = raw.number;
+            if (wanted && raw.number != *wanted) continue;
+            std::optional<pdn::Problem> problem = raw.doubtful_moves();
+            const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
+            if (v)
+                with_variant(*v, [&]<class R>(std::type_identity<R>) {
+                    pdn::Game<R> game;
+                    problem = pdn::replay<R>(raw, game);
+                    if (problem && problem->kind == pdn::ProblemKind::kResultMismatch)
+                        problem.reset();
+                    if (!problem) analyse_one<R>(game, *v, raw.number, o);
+                    return 0;
+                });
+            if (problem) {
+                fmt::print(stderr, "dambit pdn: {} (game not analysed)\n",
+                           where(in.name(), raw.number, *problem));
+                ++failed;
+            } else {
+                ++analysed;
+            }
+            if (wanted) break;
         }
-        if (wanted) break;
+    } catch (const Interrupted& stop) {
+        if (isatty(2)) std::fputs("\r\033[K", stderr);
+        std::fflush(stdout);
+        cli::eprint("dambit pdn: interrupted in game {}; {} game{} analysed before it{}\n",
+                    stop.game, analysed, analysed == 1 ? "" : "s",
+                    out_path ? fmt::format(", {} not written", *out_path) : "");
+        return 130;
     }
     if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
     if (wanted && games < *wanted)
