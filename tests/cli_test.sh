@@ -263,6 +263,18 @@ check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"
+# A table directory that cannot be listed is named as such (it read as "no complete set of
+# tables", or each table missing). Only as root with setpriv: the program then runs as nobody,
+# from a copy it can reach, on a directory it cannot read.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  nr=$(mktemp -d); chmod 755 "$nr"; cp "$dambit" "$nr/dambit"; mkdir "$nr/tables"; chmod 000 "$nr/tables"
+  for args in "search --depth 1 --fen W:WKc1:BKh8 --egtb" "egtb probe --fen W:WKc1:BKh8 --dir"; do
+    err=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/dambit" $args "$nr/tables" 2>&1 >/dev/null)
+    if [ $? -eq 2 ] && grep -q "cannot read the table directory '$nr/tables': Permission denied$" <<<"$err"; then
+      pass=$((pass + 1)); else echo "FAIL egtb-unreadable-dir ($args): $err"; fail=$((fail + 1)); fi
+  done
+  rm -rf "$nr"
+fi
 # A build asking for fewer distances (--dtw 2) keeps the 3-piece tables that hold them, rather
 # than rebuild them with win/draw/loss only: every slice kept, and the probe still has the distance.
 check egtb-dtw-kept 0 ': 0 slices built, 9 kept' '^$' -- egtb build --variant russian --pieces 3 --dtw 2 --dir "$eg/ru"

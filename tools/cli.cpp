@@ -190,6 +190,12 @@ search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms)
     return limits;
 }
 
+void check_table_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::directory_iterator it(dir, ec);
+    if (ec) throw UsageError("cannot read the table directory '" + dir + "': " + ec.message());
+}
+
 TablesOption tables_option(const Args& args) {
     TablesOption t;
     t.cache_megabytes = std::size_t(args.get_megabytes("egtb-cache", 64));
@@ -197,6 +203,7 @@ TablesOption tables_option(const Args& args) {
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))
             throw UsageError("no table directory '" + *dir + "' for --egtb");
+        check_table_dir(*dir);
         t.dir = *dir;
     } else if (args.has("egtb-cache")) {
         throw UsageError("--egtb-cache goes with --egtb");

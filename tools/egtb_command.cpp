@@ -257,6 +257,7 @@ std::string table_dir(const cli::Args& args) {
     if (!fs::is_directory(dir, ec))
         throw cli::UsageError("no table directory '" + dir + "'" +
                               (args.has("dir") ? " for --dir" : " (the default of --dir)"));
+    cli::check_table_dir(dir);
     return dir;
 }
 
