@@ -233,6 +233,11 @@ check show-numbered 0 '^  6     7     8     9    10        6-10$' '^$' -- show -
 check show-after 0 '^After c3-d4 f6-g5$' '^$' -- show --moves 'c3-d4 f6-g5'
 check show-lost 0 '^No legal move: White has lost\.$' '^$' -- show --fen 'W:Wa1:Bb2,c3'
 check show-bad-move 2 '^$' "illegal move 'e3-e5'" -- show --moves 'e3-e5'
+# A line copied from a game reads: its move numbers are skipped. The same move twice names the
+# second; a move after the end of the game (W:Wa1:Bb2,c3: White's one man is blocked) says so.
+check show-move-numbers 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --moves '1. c3-d4 f6-g5 2. b2-c3'
+check show-move-twice 2 '^$' "^dambit show: illegal move 'c3-d4' \\(move 2 of the line\\)$" -- show --moves 'c3-d4 c3-d4'
+check show-game-over 2 '^$' "the game is over before 'a1-b2': White has no legal move" -- show --fen 'W:Wa1:Bb2,c3' --moves 'a1-b2'
 check show-size 2 '^$' 'goes with --svg' -- show --size 300
 svg=/tmp/dambit_cli_svg.$$
 check show-svg 0 'legal moves' '^$' -- show --variant international --svg "$svg"

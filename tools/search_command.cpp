@@ -58,12 +58,10 @@ int run(const cli::Args& args) {
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
     std::vector<Position<R>> history;
     if (const auto moves = args.get("moves")) {
-        std::istringstream in(*moves);
-        std::string token;
-        while (in >> token) {
-            const auto pm = parse_move<R>(p, token);
-            history.push_back(p);
-            p = p.play(pm.move);
+        Position<R> at = p;
+        for (const auto& pm : play_line<R>(p, *moves)) {
+            history.push_back(at);
+            at = at.play(pm.move);
         }
     }
     search::Limits limits = cli::limits_option(args, 3000);

@@ -40,16 +40,11 @@ int run(const cli::Args& args) {
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
     std::optional<Move<G>> last;
     std::string played;
-    if (const auto moves = args.get("moves")) {
-        std::istringstream in(*moves);
-        std::string token;
-        while (in >> token) {
-            const auto pm = parse_move<R>(p, token);
+    if (const auto moves = args.get("moves"))
+        for (const auto& pm : play_line<R>(p, *moves)) {
             played += (played.empty() ? "" : " ") + move_text<R>(pm);
             last = pm.move;
-            p = p.play(pm.move);
         }
-    }
     const bool flip = args.has("flip");
     show::Board board = show::board_of(p);
     if (last) show::mark_move<R>(board, *last);

@@ -5,6 +5,7 @@
 
 #include "core/instances.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -332,6 +333,40 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         if (fitting.empty()) throw ParseError("illegal move '" + token + "'");
     }
     throw ParseError("ambiguous move '" + token + "': write every landing square");
+}
+
+// The moves of a line written as text (moves between blanks), played from `p`, which ends at the
+// position after them. Move numbers ("1.", "12...") are skipped, so a line copied from a game
+// reads. A move that cannot be read or played is a ParseError naming it and its place in the
+// line, and a move after the end of the game says so.
+template <class R>
+std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::string_view text) {
+    std::vector<PathMove<typename R::Geometry>> out;
+    constexpr std::string_view kBlanks = " \t\r\n";
+    for (std::size_t at = text.find_first_not_of(kBlanks); at != std::string_view::npos;
+         at = text.find_first_not_of(kBlanks, at)) {
+        const std::size_t end = std::min(text.find_first_of(kBlanks, at), text.size());
+        const std::string_view token = text.substr(at, end - at);
+        at = end;
+        const auto digits = token.find_first_not_of("0123456789");
+        if (digits > 0 && digits != std::string_view::npos &&
+            token.find_first_not_of('.', digits) == std::string_view::npos)
+            continue;  // a move number
+        const std::string place = " (move " + std::to_string(out.size() + 1) + " of the line)";
+        try {
+            out.push_back(parse_move<R>(p, token));
+        } catch (const ParseError& e) {
+            FixedList<PathMove<typename R::Geometry>, kMaxMoves> legal;
+            generate_paths<R>(p, legal);
+            if (legal.empty())
+                throw ParseError("the game is over before '" + std::string(token) + "': " +
+                                 (p.side == Color::kWhite ? "White" : "Black") +
+                                 " has no legal move" + place);
+            throw ParseError(e.what() + place);
+        }
+        p = p.play(out.back().move);
+    }
+    return out;
 }
 
 #define DAMBIT_NOTATION_TEMPLATES(R)                                                            \
