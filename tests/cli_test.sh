@@ -22,6 +22,19 @@ check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_REGEX EXPECTED_STDERR_RE
     pass=$((pass + 1))
   fi
 }
+# expect_lines NAME STATUS WANT_STATUS OUTPUT REGEX...: OUTPUT has one line per REGEX, each
+# matching its own (grep -E), and the status is the one wanted.
+expect_lines() {
+  local name=$1 status=$2 want=$3 out=$4 ok=1 i=1
+  shift 4
+  { [ "$status" -eq "$want" ] && [ "$(wc -l <<<"$out")" -eq $# ]; } || ok=0
+  for re in "$@"; do
+    grep -Eq -- "$re" <<<"$(sed -n "${i}p" <<<"$out")" || ok=0
+    i=$((i + 1))
+  done
+  if [ "$ok" -eq 1 ]; then pass=$((pass + 1)); else
+    echo "FAIL $name: status $status (want $want): $out"; fail=$((fail + 1)); fi
+}
 # RULES.md §6: one legal move h6:f8:b4:e1 taking g7, c5, d2.
 check json-capture 0 '^\[\{"move":"h6:f8:b4:e1","from":"h6","to":"e1","captured":\["g7","c5","d2"\]\}\]$' '^$' -- \
   moves --fen 'W:Wh6:Bg7,c5,d2' --json
@@ -86,22 +99,20 @@ sfile=/tmp/dambit_cli_solve.$$
 printf '# comment\nW:WK42:B22\twin 7\nW:WK10:BK5\twin 5\n' >"$sfile"
 check solve-file-wrong 1 '^solved 1, wrong 1, unsolved 0' '^$' -- solve --variant international --file "$sfile"
 # With --json: one object per position, then the summary object.
-got_json=$("$dambit" solve --variant international --file "$sfile" --json 2>&1)
-if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_json")" -eq 3 ] &&
-   grep -Eq '^\{"fen":"W:WK42:B22","result":"win","plies":7,.*"expected":"win 7","verdict":"solved"\}$' <<<"$(sed -n 1p <<<"$got_json")" &&
-   grep -Eq '^\{"fen":"W:WK10:BK5","result":"win","plies":3,.*"expected":"win 5","verdict":"WRONG"\}$' <<<"$(sed -n 2p <<<"$got_json")" &&
-   grep -Eq '^\{"solved":1,"wrong":1,"unsolved":0,"seconds":[0-9.]+\}$' <<<"$(sed -n 3p <<<"$got_json")"; then
-  pass=$((pass + 1)); else echo "FAIL solve-file-json: $got_json"; fail=$((fail + 1)); fi
+got=$("$dambit" solve --variant international --file "$sfile" --json 2>&1)
+expect_lines solve-file-json $? 1 "$got" \
+  '^\{"fen":"W:WK42:B22","result":"win","plies":7,.*"expected":"win 7","verdict":"solved"\}$' \
+  '^\{"fen":"W:WK10:BK5","result":"win","plies":3,.*"expected":"win 5","verdict":"WRONG"\}$' \
+  '^\{"solved":1,"wrong":1,"unsolved":0,"seconds":[0-9.]+\}$'
 # Refuted without a result: W:W33:B2 is won in 17 plies (as above), so with --max-plies 15 the
 # solver proves there is no result within 15 plies: an expected win in 9 is wrong, a win in 17
 # stays unsolved.
 printf 'W:W33:B2\twin 9\nW:W33:B2\twin 17\n' >"$sfile"
-got_refuted=$(timeout 120 "$dambit" solve --variant international --file "$sfile" --max-plies 15 2>&1)
-if [ $? -eq 1 ] && [ "$(wc -l <<<"$got_refuted")" -eq 3 ] &&
-   grep -Eq '^W:W33:B2	no forced result within the limits	WRONG	[0-9.]+ s$' <<<"$(sed -n 1p <<<"$got_refuted")" &&
-   grep -Eq '^W:W33:B2	no forced result within the limits	unsolved	[0-9.]+ s$' <<<"$(sed -n 2p <<<"$got_refuted")" &&
-   grep -Eq '^solved 0, wrong 1, unsolved 1, time ' <<<"$(sed -n 3p <<<"$got_refuted")"; then
-  pass=$((pass + 1)); else echo "FAIL solve-file-refuted: $got_refuted"; fail=$((fail + 1)); fi
+got=$(timeout 120 "$dambit" solve --variant international --file "$sfile" --max-plies 15 2>&1)
+expect_lines solve-file-refuted $? 1 "$got" \
+  '^W:W33:B2	no forced result within the limits	WRONG	[0-9.]+ s$' \
+  '^W:W33:B2	no forced result within the limits	unsolved	[0-9.]+ s$' \
+  '^solved 0, wrong 1, unsolved 1, time '
 # Ctrl-C during a proof: the positions done are printed with the summary of them, then one line
 # on stderr, exit status 130. The start position is far beyond a proof in a second.
 printf 'W:WK42:B22\twin 7\nW:W31-50:B1-20\n' >"$sfile"
