@@ -279,6 +279,14 @@ check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"
+# A set with a gap is named by verify and info (exit status 1): without russian-0201.egtb the
+# engine uses the tables up to 2 pieces only, and verify used to pass it, info to drop 0102 too.
+mkdir "$eg/gap"; cp "$eg"/ru/*.egtb "$eg/gap"; rm "$eg/gap/russian-0201.egtb"
+got=$("$dambit" egtb verify --dir "$eg/gap" 2>&1)
+expect_lines egtb-verify-gap $? 1 "$(tail -n 2 <<<"$got")" \
+  "^$eg/gap/russian-0201.egtb is missing: the russian tables are complete up to 2 pieces\$" \
+  '^15 files, [0-9]+ positions, 0 bad, 1 missing$'
+check egtb-info-gap 1 '^russian +0101 ' "^dambit egtb info: $eg/gap/russian-0201.egtb is missing: the russian tables are complete up to 2 pieces\$" -- egtb info --dir "$eg/gap"
 # A table directory that cannot be listed is named as such (it read as "no complete set of
 # tables", or each table missing). Only as root with setpriv: the program then runs as nobody,
 # from a copy it can reach, on a directory it cannot read.

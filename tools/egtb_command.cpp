@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <chrono>
 #include <cerrno>
@@ -351,6 +352,37 @@ std::vector<egtb::TableHeader> checked_headers(const std::vector<fs::path>& path
     return out;
 }
 
+// The slices of 2..n pieces that `present` lacks, n the most pieces of any slice in it: the
+// engine uses a variant's tables only up to the first gap (Tables::complete_pieces).
+std::vector<egtb::Material> missing_slices(const std::vector<egtb::Material>& present) {
+    int most = 0;
+    for (const auto& m : present) most = std::max(most, m.pieces());
+    std::vector<egtb::Material> out;
+    for (const auto& m : egtb::slices_up_to(most))
+        if (std::find(present.begin(), present.end(), m) == present.end()) out.push_back(m);
+    return out;
+}
+
+// "DIR/russian-0201.egtb is missing: the russian tables are complete up to 2 pieces" for each
+// gap of `slices`, through `say`; returns the number of gaps.
+int report_missing(const std::string& dir, const std::string& variant,
+                   const std::vector<egtb::Material>& slices,
+                   const std::function<void(const std::string&)>& say) {
+    // A file there whose header could not be read is reported as bad already.
+    std::vector<egtb::Material> missing;
+    for (const auto& m : missing_slices(slices)) {
+        std::error_code ec;
+        if (!fs::exists(fs::path(dir) / egtb::table_file_name(variant, m), ec)) missing.push_back(m);
+    }
+    if (missing.empty()) return 0;
+    const int complete = missing.front().pieces() - 1;  // build order: fewest pieces first
+    for (const auto& m : missing)
+        say(fmt::format("{} is missing: the {} tables are complete up to {} pieces{}",
+                        (fs::path(dir) / egtb::table_file_name(variant, m)).string(), variant,
+                        complete, complete < 2 ? " (none)" : ""));
+    return int(missing.size());
+}
+
 int verify(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool full = args.has("full");
@@ -403,10 +435,15 @@ int verify(const cli::Args& args) {
             return 0;
         });
     }
-    fmt::print("{} files, {} positions{}, {} bad{}\n", files, positions,
+    int missing = 0;
+    for (const auto& [variant, slices] : by_variant)
+        missing += report_missing(dir, variant, slices,
+                                  [](const std::string& line) { fmt::print("{}\n", line); });
+    fmt::print("{} files, {} positions{}, {} bad{}{}\n", files, positions,
                full ? fmt::format(" ({} values re-derived)", checked) : "", bad,
-               underived ? fmt::format(", {} not re-derived", underived) : "");
-    return bad || underived ? 1 : 0;
+               underived ? fmt::format(", {} not re-derived", underived) : "",
+               missing ? fmt::format(", {} missing", missing) : "");
+    return bad || underived || missing ? 1 : 0;
 }
 
 int info(const cli::Args& args) {
@@ -478,6 +515,13 @@ int info(const cli::Args& args) {
                        bytes, double(positions) / double(std::max<std::uint64_t>(bytes, 1)));
         }
     }
+    // A gap in a variant's set (a slice and its flip are listed only together) is named.
+    std::map<std::string, std::vector<egtb::Material>> by_variant;
+    for (const auto& [key, h] : headers) by_variant[key.first].push_back(key.second);
+    for (const auto& [variant, slices] : by_variant)
+        bad += report_missing(dir, variant, slices, [](const std::string& line) {
+            cli::eprint("dambit egtb info: {}\n", line);
+        });
     return bad ? 1 : 0;
 }
 
