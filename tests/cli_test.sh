@@ -129,6 +129,9 @@ if [ $? -eq 130 ] && [ -z "$got_int" ] &&
 rm -f "$sfile.err"
 # Numbers are decimal: strtod's hexadecimal is refused.
 check solve-hex-seconds 2 '^$' "bad value '0x10' for --max-seconds" -- solve --fen 'W:WK42:B22' --max-seconds 0x10
+# --file - reads standard input.
+got=$(printf 'W:WK42:B22\twin 7\n' | "$dambit" solve --variant international --file - 2>&1)
+expect_lines solve-file-stdin $? 0 "$got" '^W:WK42:B22	win in 7 plies	solved	' '^solved 1, wrong 0, unsolved 0, time '
 # A byte-order mark before the first line is not part of its FEN.
 printf '\xef\xbb\xbfW:WK42:B22\twin 7\n' >"$sfile"
 check solve-file-bom 0 '^W:WK42:B22	win in 7 plies	solved' '^$' -- solve --variant international --file "$sfile"

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -432,9 +433,13 @@ int run(const cli::Args& args) {
         return 0;
     }
     const std::string path = *args.get("file");
-    cli::check_readable(path);
-    std::ifstream in(path);
-    if (!in) throw cli::UsageError("cannot read '" + path + "'");
+    std::ifstream file;
+    if (path != "-") {  // "-": standard input, as pdn check reads it
+        cli::check_readable(path);
+        file.open(path);
+        if (!file) throw cli::UsageError("cannot read '" + path + "'");
+    }
+    std::istream& in = path == "-" ? std::cin : file;
     // Every line is read and checked before the first search: a bad line is an error before any
     // work, not after the positions above it were solved.
     struct Problem {
