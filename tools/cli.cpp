@@ -190,10 +190,15 @@ search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms)
     return limits;
 }
 
-void check_table_dir(const std::string& dir) {
+std::vector<std::string> table_files(const std::string& dir) {
     std::error_code ec;
+    std::vector<std::string> out;
     std::filesystem::directory_iterator it(dir, ec);
+    for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        if (it->path().extension() == ".egtb") out.push_back(it->path().string());
     if (ec) throw UsageError("cannot read the table directory '" + dir + "': " + ec.message());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 TablesOption tables_option(const Args& args) {
@@ -203,7 +208,7 @@ TablesOption tables_option(const Args& args) {
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))
             throw UsageError("no table directory '" + *dir + "' for --egtb");
-        check_table_dir(*dir);
+        table_files(*dir);  // readable
         t.dir = *dir;
     } else if (args.has("egtb-cache")) {
         throw UsageError("--egtb-cache goes with --egtb");

@@ -62,9 +62,10 @@ private:
 // A file the user named must be readable: file_io::check_readable's error as a UsageError (one
 // line naming the path and the reason, exit status 2).
 void check_readable(const std::string& path);
-// A directory of endgame tables whose names can be read: "cannot read the table directory
-// 'DIR': REASON" otherwise (a usage error), rather than every table said missing.
-void check_table_dir(const std::string& dir);
+// The paths of the endgame table files (*.egtb) of a directory, by name; "cannot read the table directory
+// 'DIR': REASON" (a usage error) when the names cannot be read, rather than every table said
+// missing.
+std::vector<std::string> table_files(const std::string& dir);
 
 // A file a command will write at its end (FILE.tmp, or FILE.part, renamed FILE) must be writable
 // now, before the work: file_io::check_replaceable's error as a UsageError, "--OPTION: REASON".

@@ -258,7 +258,7 @@ std::string table_dir(const cli::Args& args) {
     if (!fs::is_directory(dir, ec))
         throw cli::UsageError("no table directory '" + dir + "'" +
                               (args.has("dir") ? " for --dir" : " (the default of --dir)"));
-    cli::check_table_dir(dir);
+    cli::table_files(dir);  // readable
     return dir;
 }
 
@@ -308,18 +308,6 @@ int probe(const cli::Args& args) {
     });
 }
 
-// The table files of a directory, by name.
-std::vector<fs::path> table_files(const std::string& dir) {
-    std::error_code ec;
-    std::vector<fs::path> out;
-    fs::directory_iterator it(dir, ec);
-    for (; !ec && it != fs::directory_iterator(); it.increment(ec))
-        if (it->path().extension() == ".egtb") out.push_back(it->path());
-    if (ec) throw cli::UsageError("cannot read the table directory '" + dir + "': " + ec.message());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // The header of a table file, checked against the file's name and the board of its variant
 // before any of its numbers is used (a TableError naming the file otherwise).
 egtb::TableHeader checked_header(const fs::path& path) {
@@ -340,7 +328,8 @@ egtb::TableHeader checked_header(const fs::path& path) {
 
 // The checked header of each of `paths`; a file whose header fails goes to `on_bad` instead.
 template <class OnBad>
-std::vector<egtb::TableHeader> checked_headers(const std::vector<fs::path>& paths, OnBad on_bad) {
+std::vector<egtb::TableHeader> checked_headers(const std::vector<std::string>& paths,
+                                                OnBad on_bad) {
     std::vector<egtb::TableHeader> out;
     for (const auto& path : paths) {
         try {
@@ -396,7 +385,7 @@ int verify(const cli::Args& args) {
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).
     std::map<std::string, std::vector<egtb::Material>> by_variant;
-    const auto paths = table_files(dir);
+    const auto paths = cli::table_files(dir);
     // Nothing verified is not a pass: a script checking a copied directory must see it.
     if (paths.empty()) throw std::runtime_error("no table files (*.egtb) in '" + dir + "'");
     const int files = int(paths.size());
@@ -453,7 +442,7 @@ int info(const cli::Args& args) {
     // the slices of the good ones are listed.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
     int bad = 0;
-    for (const auto& h : checked_headers(table_files(dir), [&](const std::string& message) {
+    for (const auto& h : checked_headers(cli::table_files(dir), [&](const std::string& message) {
              ++bad;
              cli::eprint("dambit egtb info: {}\n", message);
          }))

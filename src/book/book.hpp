@@ -95,35 +95,16 @@ public:
     // later), so a book read back from its file has the same moves as the one that wrote it.
     const std::vector<std::uint32_t>& book_moves(std::size_t i) const {
         if (known_[i]) return kids_[i];
-        const Record& r = records_[i];
         kids_[i].clear();
         known_[i] = 1;
-        if (r.flags & Record::kExpanded || r.games) {
-            FixedList<PathMove<G>, kMaxMoves> list;
-            const Position<R> p = position_of<R>(r);
-            generate_paths<R>(p, list);
-            for (const auto& pm : list) {
-                const auto it = index_.find(position_key(p.play(pm.move)));
-                if (it != index_.end() &&
-                    ((r.flags & Record::kExpanded) || records_[it->second].games))
-                    kids_[i].push_back(std::uint32_t(it->second));
-                else
-                    known_[i] = 2;  // a legal move outside the book
-            }
-        }
+        for_each_move(records_[i], position_of<R>(records_[i]),
+                      [&](const PathMove<G>&, std::size_t k) {
+                          if (k != kNone)
+                              kids_[i].push_back(std::uint32_t(k));
+                          else
+                              known_[i] = 2;  // a legal move outside the book
+                      });
         return kids_[i];
-    }
-
-    // The legal moves of `p` whose positions are in the book, each with the index of its record.
-    std::vector<std::pair<PathMove<G>, std::size_t>> legal_in_book(const Position<R>& p) const {
-        FixedList<PathMove<G>, kMaxMoves> list;
-        generate_paths<R>(p, list);
-        std::vector<std::pair<PathMove<G>, std::size_t>> out;
-        for (const auto& pm : list) {
-            const auto it = index_.find(position_key(p.play(pm.move)));
-            if (it != index_.end()) out.push_back({pm, it->second});
-        }
-        return out;
     }
 
     // The negamax value of record i: a position with book moves takes the best of them (or its
@@ -145,13 +126,12 @@ public:
         std::vector<BookMove<R>> out;
         const Record* r = find(p);
         if (!r) return out;
-        const auto& kids = book_moves(std::size_t(r - records_.data()));
-        for (const auto& [pm, i] : legal_in_book(p)) {
-            if (std::find(kids.begin(), kids.end(), std::uint32_t(i)) == kids.end()) continue;
+        for_each_move(*r, p, [&](const PathMove<G>& pm, std::size_t i) {
+            if (i == kNone) return;
             const Record& c = records_[i];
             out.push_back({pm, from_parent(value(i)), height(i) + 1,
                            c.games ? c.games : reachable(i)});
-        }
+        });
         std::stable_sort(out.begin(), out.end(),
                          [](const auto& a, const auto& b) { return a.value > b.value; });
         return out;
@@ -227,6 +207,25 @@ public:
 
 private:
     static constexpr std::int64_t kWinStep = 100;  // a drop counts at most 10 men
+    static constexpr std::size_t kNone = std::size_t(-1);
+
+    // Calls f(move, k) for each legal move of `p`, the position of record r, in generation
+    // order: k is the index of the record the move leads to when it is a book move (every move
+    // of an expanded position into the book; for a position from games, the moves to other
+    // positions from games), kNone otherwise. For a leaf (neither expanded nor from games) it
+    // calls nothing: a leaf has no book moves.
+    template <class F>
+    void for_each_move(const Record& r, const Position<R>& p, F f) const {
+        const bool expanded = r.flags & Record::kExpanded;
+        if (!expanded && !r.games) return;  // a leaf: its moves are not walked
+        FixedList<PathMove<G>, kMaxMoves> list;
+        generate_paths<R>(p, list);
+        for (const auto& pm : list) {
+            const auto it = index_.find(position_key(p.play(pm.move)));
+            f(pm, it != index_.end() && (expanded || records_[it->second].games) ? it->second
+                                                                                   : kNone);
+        }
+    }
 
     static bool has_legal_move(const Position<R>& p) {
         FixedList<PathMove<G>, kMaxMoves> list;
