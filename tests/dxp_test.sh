@@ -49,11 +49,12 @@ grep -q '^game 1: client White vs server: ' "$tmp/a_client" &&
   grep -q '^game 2: server White vs client: ' "$tmp/a_server" && ok || bad "a: game lines or colours"
 # The same result, reason and length on both sides (the part after the names). A game the client
 # ends at its --max-plies is a draw it claims (DXP GAMEEND reason 2) on its own turn, so at ply 300 or
-# 301: the server reports the claim after as many plies.
+# 301: the server, for which the claim is "for informational purposes only" (the DXP specification,
+# egameend.htm), records an unfinished game after as many plies.
 for n in 1 2; do
   c=$(grep "^game $n: " "$tmp/a_client" | sed 's/.* vs [a-z]*: //')
   s=$(grep "^game $n: " "$tmp/a_server" | sed 's/.* vs [a-z]*: //')
-  s_as_client=$(sed -E 's/^1\/2-1\/2 \(peer claims a draw\), (30[01]) plies$/1\/2-1\/2 (max plies), \1 plies/' <<<"$s")
+  s_as_client=$(sed -E 's/^\* \(peer ended the game claiming a draw\), (30[01]) plies$/1\/2-1\/2 (max plies), \1 plies/' <<<"$s")
   [ -n "$c" ] && [ "$c" = "$s_as_client" ] && grep -Eq '^(1-0|0-1|1/2-1/2) \(' <<<"$c" && ok ||
     bad "a: game $n client '$c' server '$s'"
 done
@@ -75,13 +76,13 @@ timeout 60 "$dambit" dxp --connect "127.0.0.1:$port" --games 2 --time 1 --moves 
   --max-plies 40 --name client >"$tmp/p_client" 2>&1
 wait "$server_pid"
 grep -q '^game 1: client White vs server: 1/2-1/2 (max plies), 40 plies$' "$tmp/p_client" &&
-  grep -q '^game 1: server Black vs client: 1/2-1/2 (peer claims a draw), 40 plies$' "$tmp/p_server" &&
+  grep -q '^game 1: server Black vs client: \* (peer ended the game claiming a draw), 40 plies$' "$tmp/p_server" &&
   grep -q '^game 2: client Black vs server: 1/2-1/2 (max plies), 41 plies$' "$tmp/p_client" &&
-  grep -q '^game 2: server White vs client: 1/2-1/2 (peer claims a draw), 41 plies$' "$tmp/p_server" &&
+  grep -q '^game 2: server White vs client: \* (peer ended the game claiming a draw), 41 plies$' "$tmp/p_server" &&
   ok || { bad "a2: ply limit"; cat "$tmp/p_client" "$tmp/p_server"; }
 
 # (b) a raw client, then a proper game.
-start_server "$tmp/b_server" --max-games 3 --movetime 20 --timeout 2 --name server ||
+start_server "$tmp/b_server" --max-games 5 --movetime 20 --timeout 2 --name server ||
   bad "b: no server port"
 cat >"$tmp/raw.py" <<'EOF'
 import socket, sys, time
@@ -134,11 +135,11 @@ s = conn(); out.append(("silent", read_all(s))); s.close()
 s = conn()
 s.sendall(req("Z", "B", "W" + "w" + "e" * 49))      # a white man on its promotion row
 acc = expect(s, "A", "bad position")
-assert acc[-1] == "9", acc
+assert acc[-1] == "2", acc                           # '2': not this game, another one may be
 s.sendall(req("Z", "B", "W" + "e" * 50))            # an empty board: over before it starts
-assert expect(s, "A", "empty board")[-1] == "9"
+assert expect(s, "A", "empty board")[-1] == "2"
 s.sendall(req("Z", "B", "W" + "e" * 45 + "w" * 5))  # Black without a piece
-assert expect(s, "A", "no black piece")[-1] == "9"
+assert expect(s, "A", "no black piece")[-1] == "2"
 s.sendall(b"R02" + req("Z")[3:])                     # a version the server does not speak
 acc = expect(s, "A", "version 02")
 assert acc[-1] == "1", acc                           # refused: '1' not this version
@@ -148,8 +149,35 @@ s.sendall(b"M0001322300\0")                          # 32-23 is no move
 end = expect(s, "E", "illegal move")
 assert end[1] == "3", end                            # the server claims the win
 s.sendall(b"E10\0")
-s.sendall(req("Z"))                                  # game 2
+# Game 2: White 39, Black 28, White to move. After 39-33 the server's only move is 28x39, which
+# leaves White (us) without a piece: the rules end the game on our turn, and only the side to
+# move may send the first GAMEEND (egameend.htm). The server waits for ours, then acknowledges
+# it with reason '0'.
+board = ["e"] * 50
+board[39 - 1], board[28 - 1] = "w", "z"
+s.sendall(req("Z", "B", "W" + "".join(board)))
 assert expect(s, "A", "game 2")[-1] == "0"
+s.sendall(b"M0001393300\0")                          # 39-33
+mv = expect(s, "M", "the server's capture")
+assert mv[5:] == "28390133", mv                      # 28x39, taking 33
+s.settimeout(0.5)
+try:
+    early = read_msg(s)                              # nothing before our GAMEEND
+except socket.timeout:
+    early = None
+s.settimeout(10)
+assert early is None, early
+s.sendall(b"E10\0")                                 # we give up
+ack = expect(s, "E", "acknowledgement")
+assert ack[1] == "0", ack                            # an acknowledgement gives no reason
+s.sendall(req("Z"))                                  # game 3: at ply 1 we "claim a win"
+assert expect(s, "A", "game 3")[-1] == "0"
+s.sendall(b"E30\0")
+ack = expect(s, "E", "acknowledgement of a claim")
+assert ack[1] == "0", ack
+s.sendall(b"Cforged\ngame 9: x\0")                  # a CHAT trying to forge an output line
+s.sendall(req("Z"))                                  # game 4
+assert expect(s, "A", "game 4")[-1] == "0"
 s.sendall(b"M0001322800\0")                          # 32-28
 expect(s, "M", "the server's reply")
 s.sendall(b"B050W\0")                                # no move 50 yet: refused
@@ -174,11 +202,15 @@ for want in "garbage from the peer: unknown DXP header 'X'" "over-long message f
   "peer disconnected in the middle of a message 'M00'" "peer silent for 2 s outside a game" \
   "refused GAMEREQ: illegal position: man on its promotion row" \
   "^game 1: server Black vs raw: 0-1 \(peer sent an illegal move 32-23" \
-  "^game 2: server Black vs raw: \* \(peer disconnected\), 0 plies" "took back to ply 0" \
+  "^game 2: server Black vs raw: 0-1 \(White has no move\), 2 plies" \
+  "^game 3: server Black vs raw: \* \(peer ended the game claiming a win\), 0 plies" \
+  "chat: forged\\\\x0agame 9: x" \
+  "^game 4: server Black vs raw: \* \(peer disconnected\), 0 plies" "took back to ply 0" \
   "refused BACKREQ to move 50: no such move" "chat: hello" \
-  "^game 3: server Black vs client: (1-0|0-1|1/2-1/2) " "summary: 3 games for server"; do
+  "^game 5: server Black vs client: (1-0|0-1|1/2-1/2) " "summary: 5 games for server"; do
   grep -Eq -- "$want" "$tmp/b_server" && ok || bad "b: server output lacks '$want'"
 done
+! grep -q '^game 9' "$tmp/b_server" && ok || bad "b: a CHAT forged an output line"
 grep -Eq '^game 1: client White vs server: (1-0|0-1|1/2-1/2) ' "$tmp/b_client" && ok ||
   bad "b: client game line: $(cat "$tmp/b_client")"
 if [ "$fail" -gt 0 ]; then echo "--- server"; cat "$tmp/b_server"; fi
@@ -202,7 +234,8 @@ server_status=$?
 grep -q "^dambit dxp: search failed: .*international-0101.egtb: block 0 checksum mismatch.*the tables are off, searching again without them$" \
   "$tmp/d_server" && ok || bad "d: server log lacks the table error: $(cat "$tmp/d_server")"
 [ "$(grep -c 'search failed' "$tmp/d_server")" = 1 ] && ok || bad "d: the error more than once"
-grep -Eq '^game 1: server Black vs client: (1-0|0-1|1/2-1/2) \(' "$tmp/d_server" && ok ||
+# To its end: by the rules, or at the client's ply limit (its draw claim, "*" for the server).
+grep -Eq '^game 1: server Black vs client: ((1-0|0-1|1/2-1/2) \(|\* \(peer ended the game claiming a draw\), 12 plies)' "$tmp/d_server" && ok ||
   bad "d: the game did not finish: $(cat "$tmp/d_server")"
 
 # (c) bad command lines: status 2, one line naming the token.
@@ -224,6 +257,10 @@ usage time-follower "--time goes with --games" --listen 1 --time 5
 usage bad-fen "bad side to move" --connect 127.0.0.1:1 --games 1 --fen 'X:W31'
 usage fen-no-black "Black has no piece" --connect 127.0.0.1:1 --games 1 --fen 'W:W31:B'
 usage fen-no-move "White to move has no legal move" --connect 127.0.0.1:1 --games 1 --fen 'W:W6:B1'
+# DXP names are printable ASCII and do not start with a blank: a follower refuses the others.
+usage name-accent "bad value 'caf.*' for --name" --connect 127.0.0.1:1 --games 1 --name café
+usage name-blank "bad value ' lead' for --name" --connect 127.0.0.1:1 --games 1 --name ' lead'
+usage name-tab "bad value 'a.x09b' for --name" --connect 127.0.0.1:1 --games 1 --name "$(printf 'a\tb')"
 
 # (e) an initiator whose game is refused failed at its job: exit status 1, the reason on stderr
 # (it said "summary: 0 games" and exited 0).

@@ -201,6 +201,7 @@ e.send("frobnicate now=1")  # unknown commands are ignored silently
 e.send("ping")
 lines, pong = e.until("pong", 5)
 check("unknown command ignored", lines == ["pong"], lines)
+e.send("pos")  # a good position after the refused ones
 e.send("level infinite")
 e.send("go analyze")
 time.sleep(0.3)
@@ -359,6 +360,71 @@ check("set-param hash: 1024 taken, 1048577 and 1048576 refused; a bad variant's 
 r = subprocess.run([DAMBIT, "hub", "--hash", "1048576"], capture_output=True, text=True, input="")
 check("hub --hash 1048576: status 2, the memory named", r.returncode == 2 and "memory" in r.stderr,
       r.stderr)
+
+# 7b. Numbers are decimal, and a line means one thing. Each of these gets an error and the last
+# level stands: hexadecimal (strtod reads 0x10 as 16), a fraction where a count is meant, an
+# exponent, more digits than a double holds exactly; an argument given twice (which value?).
+e = Engine("--variant", "russian")
+for line, token in (("level depth=0x10", "0x10"), ("level depth=1.5", "1.5"),
+                    ("level nodes=1e3", "1e3"), ("level move-time=0x1", "0x1"),
+                    ("level nodes=9999999999999999", "9999999999999999"),
+                    ("set-param name=variant value=russian value=international", "'value' given twice")):
+    e.send(line)
+    _, err = e.until("error", 5)
+    check(f"error naming '{token}': {line}", err is not None and token in err, err)
+# A refused pos leaves no position to search: `go` is refused until a good pos. Here the
+# client meant Black to move after 31-27 (pos's moves: White's 10-14, then a bad square), and
+# the last good position (the start) has White to move: searching it would answer for the
+# wrong side.
+e.send("init")
+e.until("ready")
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14 99-98"')
+_, err = e.until("error", 5)
+e.send("level depth=3")
+e.send("go think")
+_, refused = e.until("error|done", 5)
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
+e.send("go think")
+_, done = e.until("error|done", 10)
+check("a refused pos: go is refused, then a good pos is searched",
+      err is not None and "'99'" in err and refused is not None and refused.startswith("error")
+      and "pos" in refused and done is not None and args_of(done).get("move") in black,
+      (err, refused, done))
+# The aliases of set-param variant are announced by dambit's name, which the enum lists.
+e.send("set-param name=variant value=checkers")
+e.send("hub")
+lines, _ = e.until("wait", 5)
+v = [l for l in lines if l.startswith("param name=variant ")]
+check("variant alias 'checkers' announced as english", len(v) == 1
+      and v[0].startswith("param name=variant value=english "), v)
+e.close()
+
+# 7c. Under a memory limit (ulimit -v) that set-param cannot see: a hash table the process
+# cannot have is halved until it can be, and said so, and `init` answers `ready`; threads the
+# system does not start are said so, and the search answers with those it has. (Not under
+# AddressSanitizer, whose shadow memory needs more address space than any such limit allows.)
+def limited(text, gigabytes=2):
+    import resource
+    limit = gigabytes << 30
+    r = subprocess.run([DAMBIT, "hub"], input=text, capture_output=True, text=True, timeout=60,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    return r.returncode, r.stdout.splitlines()
+
+
+sanitized = b"__asan_init" in open(DAMBIT, "rb").read()
+if not sanitized:
+    status, lines = limited("hub\nset-param name=hash value=20000\ninit\nping\npos\n"
+                            "level depth=3\ngo think\n")
+    errors = [l for l in lines if l.startswith("error")]
+    check("hash beyond a 2 GB limit: halved, said so, ready, then a move", status == 0
+          and len(errors) == 1 and re.search(r"hash: 20000 MB could not be allocated; [0-9]+ MB is used", errors[0])
+          and "ready" in lines and lines[-1].startswith("done move=3"), (status, lines[-3:], errors))
+    status, lines = limited("hub\nset-param name=threads value=256\ninit\npos\nlevel depth=3\n"
+                            "go think\n")
+    errors = [l for l in lines if l.startswith("error")]
+    check("256 threads under a 2 GB limit: said so, then a move", status == 0 and len(errors) == 1
+          and "of the 256 search threads could be started" in errors[0]
+          and lines[-1].startswith("done move=3"), (status, lines[-3:], errors))
 
 # 8. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
 # a GUI keeps them: the engine adds the increment before its move). When a game ends before (a

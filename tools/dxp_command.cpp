@@ -121,8 +121,15 @@ int run(const cli::Args& args) {
     }
     dxp::SessionOptions o;
     o.name = args.get_or("name", "dambit");
-    if (o.name.empty() || o.name.size() > dxp::kNameWidth)
-        throw cli::UsageError("bad value '" + o.name + "' for --name (1 to 32 characters)");
+    // As DXP's names must be (printable ASCII, not starting with a blank), which is what a
+    // follower checks, dambit's included.
+    const bool printable_ascii = std::all_of(o.name.begin(), o.name.end(), [](char c) {
+        return static_cast<unsigned char>(c) >= 32 && static_cast<unsigned char>(c) < 127;
+    });
+    if (o.name.empty() || o.name.size() > dxp::kNameWidth || !printable_ascii || o.name[0] == ' ')
+        throw cli::UsageError("bad value '" + dxp::printable(o.name) +
+                              "' for --name (1 to 32 printable ASCII characters, the first not "
+                              "a blank)");
     o.games = int(args.get_int("games", 0, 1, 100000));
     for (const char* opt : {"time", "moves", "fen"})
         if (args.has(opt) && o.games == 0)

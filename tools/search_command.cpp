@@ -95,6 +95,7 @@ int run(const cli::Args& args) {
         throw cli::UsageError(
             fmt::format("no complete set of {} tables in {}", R::kName, tables.dir));
     typename search::Engine<R>::Callbacks cb;
+    cb.warning = [](const std::string& m) { cli::eprint("dambit search: {}\n", m); };
     cb.iteration = [&](const search::Iteration<G>& it) {
         const auto pv = search::line_text<R>(p, it.pv);
         if (json) {

@@ -37,8 +37,8 @@ struct GameRequest {
 // 'A': the follower answers.
 struct GameAccept {
     std::string follower;
-    char code = '0';  // '0' accepted, '1' not this version, '2' not this initiator,
-                      // '3' not this time or moves, '9' other
+    char code = '0';  // '0' accepted, '1' not this protocol version, '2' not this game (its
+                      // time or start position) but another one, '3' no game at all
 };
 
 // 'M': a move.

@@ -109,7 +109,8 @@ public:
             const bool by_rule = game.ending == play::Ending::kNoMove ||
                                  game.ending == play::Ending::kRepetition ||
                                  game.ending == play::Ending::kDrawRule;
-            if (game.plies() == known_plies_ + 1 && by_rule) {
+            const bool sent = game.plies() == known_plies_ + 1 && by_rule;
+            if (sent) {
                 Board before = game.opening;
                 for (int i = 0; i + 1 < game.plies(); ++i) before = before.play(game.moves[i]);
                 const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
@@ -118,7 +119,7 @@ public:
                 if (const auto pm = search::path_of<International>(before, game.moves.back()))
                     client_->send_move(before, *pm, int(std::min<std::int64_t>(seconds, 999)));
             }
-            client_->end_game(reason, false);
+            client_->end_game(reason, false, sent);
         } catch (const DxpFailure& f) {
             drop_if_broken(f);
         }

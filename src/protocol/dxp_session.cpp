@@ -106,6 +106,32 @@ bool await_game_end(Channel& ch, int timeout_ms, const std::function<void(const 
     }
 }
 
+// Waits up to timeout_ms for the peer's first GAMEEND, skipping CHAT, and answers it (reason '0',
+// as the specification asks of an acknowledgement, and our stop code). Anything else is put back
+// and nothing is sent. DXP lets only the side to move end a game: when the rules end it on the
+// peer's turn, the peer is given this moment to do so, before our GAMEEND goes out.
+std::optional<GameEnd> peer_game_end(Channel& ch, int timeout_ms, char stop,
+                                     const std::function<void(const std::string&)>& log) {
+    const auto start = SteadyClock::now();
+    for (;;) {
+        auto in = ch.next(clamp_ms(timeout_ms - ms_since(start)));
+        if (in.kind != Incoming::Kind::kMessage) return std::nullopt;
+        if (const auto* e = std::get_if<GameEnd>(&in.message)) {
+            ch.send(GameEnd{'0', stop});
+            return *e;
+        }
+        if (const auto* c = std::get_if<Chat>(&in.message)) {
+            if (log) log("chat: " + printable(c->text, kMaxMessage));
+            continue;
+        }
+        ch.push_back(std::move(in.message));
+        return std::nullopt;
+    }
+}
+
+// The time a peer has to end a game the rules ended on its turn.
+constexpr int kPeerEndMs = 1000;
+
 // A game in progress (play::GameState), which BACKREQ may take back.
 struct GameState : play::GameState<International> {
     using play::GameState<International>::GameState;
@@ -155,12 +181,13 @@ char reason_code(const std::optional<Color>& winner, Color ours) {
     return *winner == ours ? '3' : '1';
 }
 
+// The GAMEACC codes of the specification (egameacc.htm).
 const char* refusal_meaning(char code) {
     switch (code) {
-        case '1': return "version not supported";
-        case '2': return "initiator not accepted";
-        case '3': return "thinking time or number of moves not accepted";
-        default: return "refused";
+        case '1': return "protocol version not supported";
+        case '2': return "not this game (its time or start position), another one may be";
+        case '3': return "no game at all";
+        default: return "a code the specification does not define";
     }
 }
 
@@ -300,7 +327,7 @@ BoardMove DxpClient::receive_move(const Board& before, int timeout_ms) {
             }
         }
         if (const auto* e = std::get_if<GameEnd>(&in.message)) {
-            st.channel.send(GameEnd{e->reason == '1' ? '3' : e->reason == '2' ? '2' : '0', '0'});
+            st.channel.send(GameEnd{'0', '0'});  // an acknowledgement gives no reason
             st.in_game = false;
             throw DxpFailure(std::string("peer ended the game (its GAMEEND reason ") + e->reason + ")",
                              e->reason);
@@ -316,7 +343,7 @@ BoardMove DxpClient::receive_move(const Board& before, int timeout_ms) {
     }
 }
 
-void DxpClient::end_game(char reason, bool last) {
+void DxpClient::end_game(char reason, bool last, bool peer_to_move) {
     auto& st = *state_;
     const char stop = last ? '1' : '0';
     if (!st.in_game) {
@@ -324,6 +351,7 @@ void DxpClient::end_game(char reason, bool last) {
         return;
     }
     st.in_game = false;
+    if (peer_to_move && peer_game_end(st.channel, kPeerEndMs, stop, st.log)) return;
     if (!st.channel.send(GameEnd{reason, stop})) return;
     await_game_end(st.channel, 1000, st.log);
 }
@@ -391,6 +419,13 @@ public:
                 if (out.why.empty()) out.why = "connection closed";
             }
         };
+        // The peer's GAMEEND was answered: the session ends with the peer's stop code or ours.
+        auto peer_stops = [&](const GameEnd& e) {
+            if (e.stop == '1' || last) {
+                out.session_over = true;
+                out.why = e.stop == '1' ? "peer wants no next game" : "all games played";
+            }
+        };
         auto broken = [&](const std::string& reason, bool can_send) {
             if (can_send && ch_.usable()) {
                 ch_.send(Chat{reason});
@@ -407,7 +442,13 @@ public:
             // would cross the peer's reply, and the two sides would count different plies.
             if (const auto v = rules_verdict(g, g.pos.side == ours ? o_.max_plies : 0)) {
                 g.record.ending = v->ending;
-                end_here(reason_code(v->winner, ours), "");
+                std::optional<GameEnd> e;
+                if (g.pos.side != ours && ch_.usable())
+                    e = peer_game_end(ch_, kPeerEndMs, stop, log_);
+                if (e)
+                    peer_stops(*e);
+                else
+                    end_here(reason_code(v->winner, ours), "");
                 return finish(v->winner, result_text(v->winner), v->reason);
             }
             if (g.pos.side == ours) {
@@ -484,23 +525,21 @@ public:
                 continue;
             }
             if (const auto* e = std::get_if<GameEnd>(&in.message)) {
-                // The peer ends the game: answer, then take its word for the result.
-                const char answer = e->reason == '1' ? '3' : e->reason == '2' ? '2' : '0';
-                ch_.send(GameEnd{answer, stop});
-                if (e->stop == '1' || last) {
-                    out.session_over = true;
-                    out.why = e->stop == '1' ? "peer wants no next game" : "all games played";
-                }
+                // The peer ends the game on its turn (the rules did not: that was seen above).
+                // Its reason is "for informational purposes only" (egameend.htm): giving up
+                // is taken as a result, a claimed draw or win is not.
+                ch_.send(GameEnd{'0', stop});  // an acknowledgement gives no reason
+                peer_stops(*e);
                 g.record.ending = play::Ending::kMaxPlies;
                 switch (e->reason) {
                     case '1': return finish(ours, result_text(ours), "peer resigned");
-                    case '2': return finish(std::nullopt, result_text(std::nullopt), "peer claims a draw");
-                    case '3': return finish(theirs, result_text(theirs), "peer claims a win");
+                    case '2': return finish(std::nullopt, "*", "peer ended the game claiming a draw");
+                    case '3': return finish(std::nullopt, "*", "peer ended the game claiming a win");
                     default: return finish(std::nullopt, "*", "peer ended the game");
                 }
             }
             if (const auto* c = std::get_if<Chat>(&in.message)) {
-                if (log_) log_("chat: " + c->text);
+                if (log_) log_("chat: " + printable(c->text, kMaxMessage));
                 continue;
             }
             if (const auto* b = std::get_if<BackRequest>(&in.message)) {
@@ -519,7 +558,7 @@ public:
                 continue;
             }
             if (std::holds_alternative<GameRequest>(in.message)) {
-                ch_.send(GameAccept{o_.name, '9'});
+                ch_.send(GameAccept{o_.name, '2'});  // not now: another game later
                 if (log_) log_("refused a GAMEREQ during game " + std::to_string(number));
                 continue;
             }
@@ -581,15 +620,16 @@ std::string Session::run(int& game_counter, int max_games) {
                 if (in.kind == Incoming::Kind::kTimeout) return "no GAMEACC from the peer";
                 if (in.kind != Incoming::Kind::kMessage) return in.reason;
                 if (const auto* a = std::get_if<GameAccept>(&in.message)) {
-                    if (a->code != '0') {
-                        ch.send(GameEnd{'0', '1'});
-                        return "peer '" + a->follower + "' refused the game: code " +
-                               std::string(1, a->code) + " (" + refusal_meaning(a->code) + ")";
-                    }
+                    // A refusal ends the session: every game asked for has the same time and
+                    // start position (no GAMEEND: there is no game to end).
+                    if (a->code != '0')
+                        return "peer '" + printable(a->follower, kMaxMessage) +
+                               "' refused the game: code " + std::string(1, a->code) + " (" +
+                               refusal_meaning(a->code) + ")";
                     s.peer = peer_name(a->follower);
                     accepted = true;
                 } else if (const auto* c = std::get_if<Chat>(&in.message)) {
-                    note("chat: " + c->text);
+                    note("chat: " + printable(c->text, kMaxMessage));
                 } else if (!std::holds_alternative<GameEnd>(in.message)) {
                     note("ignored " + describe(in.message) + " while waiting for GAMEACC");
                 }
@@ -615,7 +655,7 @@ std::string Session::run(int& game_counter, int max_games) {
                     continue;
                 }
                 if (const auto* c = std::get_if<Chat>(&in.message)) {
-                    note("chat: " + c->text);
+                    note("chat: " + printable(c->text, kMaxMessage));
                     continue;
                 }
                 const auto* r = std::get_if<GameRequest>(&in.message);
@@ -633,7 +673,7 @@ std::string Session::run(int& game_counter, int max_games) {
                     try {
                         s.start = position_from_dxp(r->to_move, r->board);
                     } catch (const ParseError& e) {
-                        ch.send(GameAccept{options_.name, '9'});
+                        ch.send(GameAccept{options_.name, '2'});
                         ch.send(Chat{std::string("dambit: illegal position: ") + e.what()});
                         note(std::string("refused GAMEREQ: illegal position: ") + e.what());
                         continue;

@@ -78,7 +78,9 @@ public:
     // '3' we win; stop code '1' when `last`) and reads the peer's GAMEEND reply for up to a
     // second, ignoring its absence. After a game the peer already ended (receive_move threw with
     // peer_result()), only a `last` call sends anything: a GAMEEND with stop code '1'.
-    void end_game(char reason, bool last);
+    // `peer_to_move`: the rules ended the game on the peer's turn, and DXP lets only the side to
+    // move end a game: the peer's own GAMEEND is awaited for a second first, and acknowledged.
+    void end_game(char reason, bool last, bool peer_to_move = false);
 
     // CHAT texts and notices (such as a refused BACKREQ) go here; by default nowhere.
     void set_log(std::function<void(const std::string&)> log);

@@ -44,6 +44,14 @@ private:
     std::ostream& out_;
 };
 
+// The name of an argument the line gives twice (empty when none is): which value was meant?
+std::string repeated_argument(const Line& line) {
+    for (std::size_t i = 0; i < line.args.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (line.args[i].first == line.args[j].first) return line.args[i].first;
+    return "";
+}
+
 // Reads one line into `s` (without its end: LF, CR or CR LF, the CR LF read as a line and an empty
 // line, which the loop skips; a CR alone ended the lines of old Mac programs). Lines longer than
 // kMaxLine are read to their end and reported by `too_long`, their text dropped. Returns false at
@@ -65,14 +73,26 @@ bool read_line(std::istream& in, std::string& s, bool& too_long) {
     }
 }
 
-// A number of the level command; throws ParseError naming it.
-double number(const Line& line, const char* name) {
-    const std::string* v = line.get(name);
-    char* end = nullptr;
-    const double x = std::strtod(v->c_str(), &end);
-    if (v->empty() || *end != '\0' || !std::isfinite(x))
-        throw ParseError(fmt::format("bad value '{}' for {}", *v, name));
-    return x;
+// A number of the level command, written in decimal: digits with an optional sign, and for a
+// time a fraction (`0.5`, `.5`); no exponent, hexadecimal or `inf`. Throws ParseError naming it.
+double number(const Line& line, const char* name, bool fraction) {
+    const std::string& v = *line.get(name);
+    std::size_t i = v.empty() || (v[0] != '-' && v[0] != '+') ? 0 : 1;
+    std::size_t digits = 0;
+    bool point = false;
+    for (; i < v.size(); ++i) {
+        if (v[i] >= '0' && v[i] <= '9')
+            ++digits;
+        else if (v[i] == '.' && fraction && !point)
+            point = true;
+        else
+            break;
+    }
+    if (digits == 0 || i != v.size() || digits > 15)
+        throw ParseError(fmt::format("bad value '{}' for {} (want {}{})", v, name,
+                                     fraction ? "a decimal number" : "a whole number",
+                                     digits > 15 ? " of at most 15 digits" : ""));
+    return std::strtod(v.c_str(), nullptr);
 }
 
 std::int64_t milliseconds(double seconds) {
@@ -83,29 +103,29 @@ std::int64_t milliseconds(double seconds) {
 search::Limits parse_level(const Line& line) {
     search::Limits l;
     if (line.has("depth")) {
-        const double d = number(line, "depth");
+        const double d = number(line, "depth", false);
         if (d < 1 || d > 100) throw ParseError(fmt::format("depth '{}' out of 1..100", *line.get("depth")));
         l.depth = int(d);
     }
     if (line.has("nodes")) {
-        const double n = number(line, "nodes");
+        const double n = number(line, "nodes", false);  // at most 15 digits: exact in a double
         if (n < 1) throw ParseError(fmt::format("nodes '{}' below 1", *line.get("nodes")));
-        l.nodes = std::uint64_t(std::min(n, 1e18));
+        l.nodes = std::uint64_t(n);
     }
     // Only the clock's time can be negative (a client behind on its clock: 1 ms).
-    const auto not_negative = [&](const char* name) {
-        const double x = number(line, name);
+    const auto not_negative = [&](const char* name, bool fraction) {
+        const double x = number(line, name, fraction);
         if (x < 0) throw ParseError(fmt::format("{} '{}' below 0", name, *line.get(name)));
         return x;
     };
-    if (line.has("move-time")) l.movetime_ms = milliseconds(not_negative("move-time"));
+    if (line.has("move-time")) l.movetime_ms = milliseconds(not_negative("move-time", true));
     if (line.has("time")) {
         // "The increment is added before every move" (protocol.txt): this move may use it too.
-        const double inc = line.has("inc") ? not_negative("inc") : 0.0;
-        l.time_ms = milliseconds(number(line, "time") + inc);
+        const double inc = line.has("inc") ? not_negative("inc", true) : 0.0;
+        l.time_ms = milliseconds(number(line, "time", true) + inc);
         l.increment_ms = std::int64_t(std::min(inc, 1e6) * 1000.0);
         if (line.has("moves")) {
-            const double m = not_negative("moves");
+            const double m = not_negative("moves", false);
             l.moves_to_go = m >= 1 ? int(std::min(m, 1000.0)) : 0;
         }
     }
@@ -279,6 +299,7 @@ private:
                 return "done move=" + hub_move_text<R>(m->move);
         typename search::Engine<R>::Callbacks cb;
         cb.stop_flag = &stop_;
+        cb.warning = [&](const std::string& m) { out.error(m); };
         cb.iteration = [&](const search::Iteration<G>& it) {
             if (quiet_.load()) return;
             std::string pv;
@@ -383,9 +404,11 @@ void set_param(Params& p, const Line& line) {
         return v;
     };
     if (*name == "variant") {
-        if (!parse_variant_name(*value))
+        const auto v = parse_variant_name(*value);
+        if (!v)
             throw ParseError("unknown variant '" + *value + "' (known: " + variant_names(", ") + ")");
-        p.variant = *value;
+        // As announced: Scan's "normal", or dambit's name for the other aliases (`checkers`).
+        p.variant = *value == "normal" ? *value : std::string(variant_name(*v));
     } else if (*name == "hash" || *name == "tt-size") {
         const long mb = integer("hash");
         // A table the machine cannot hold is refused here: `init` would fail on it, and a GUI
@@ -428,11 +451,26 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     std::optional<Line> pending_pos;
     bool pondering = false;
 
+    bool pos_refused = false;  // the last pos was refused: no search until a good one
     auto current = [&]() -> Session& {
         if (!session || stale) {
             if (session) session->abandon();
             session.reset();
-            session = make_session(params, out);
+            // A hash table the process cannot have (a memory limit set_param cannot see) is
+            // halved until it can: a GUI waits for `ready`, and for a move.
+            const std::size_t asked = params.hash;
+            for (;;) {
+                try {
+                    session = make_session(params, out);
+                    break;
+                } catch (const std::bad_alloc&) {
+                    if (params.hash <= 1) throw;
+                    params.hash /= 2;
+                }
+            }
+            if (params.hash != asked)
+                out.error(fmt::format("hash: {} MB could not be allocated; {} MB is used",
+                                      asked, params.hash));
             stale = false;
             if (pending_pos) session->set_position(*pending_pos);
         }
@@ -440,6 +478,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     };
     auto busy = [&] { return session && session->searching(); };
     auto go = [&](Mode mode) {
+        if (pos_refused) throw ParseError("no position: the last pos was refused (send a good one)");
         Session& s = current();
         if (s.terminal()) {
             out.error("no legal move in this position");
@@ -472,6 +511,10 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             continue;
         }
         const std::string& c = line.command;
+        if (const std::string twice = repeated_argument(line); !twice.empty()) {
+            out.error("argument '" + twice + "' given twice");
+            continue;
+        }
         // protocol.txt: after `stop` the GUI "immediately set[s] up a new search": a command for
         // it waits until the stopped search has answered `done`.
         const bool during = c == "ping" || c == "stop" || c == "ponder-hit" || c == "quit";
@@ -511,18 +554,27 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                     params.book != old.book || params.book_ply != old.book_ply ||
                     params.book_margin != old.book_margin)
                     stale = true;
-                if (params.variant != before) pending_pos.reset();
+                if (params.variant != before) pending_pos.reset(), pos_refused = false;
             } else if (c == "init") {
-                current();
+                // `ready` in any case: a client waits for it (the error said what failed).
+                try {
+                    current();
+                } catch (const std::exception& e) {
+                    out.error(fmt::format("init: {}", e.what()));
+                }
                 out.line("ready");
             } else if (c == "new-game") {
                 current().new_game();
             } else if (c == "pos") {
+                pos_refused = true;
                 current().set_position(line);
                 pending_pos = line;
+                pos_refused = false;
             } else if (c == "level") {
                 level = parse_level(line);
             } else if (c == "go") {
+                // `go` without a known mode thinks (unknown arguments are ignored, as the
+                // protocol asks).
                 if (line.has("ponder"))
                     go(Mode::kPonder);
                 else if (line.has("analyze") || line.has("analyse"))

@@ -37,6 +37,8 @@ public:
         // When set, the search ends soon after *stop_flag becomes true, even if it became true
         // before go() was called (stop() is lost then: go() starts by clearing its flag).
         const std::atomic<bool>* stop_flag = nullptr;
+        // Told when the search runs with fewer threads than set (the system gave no more).
+        std::function<void(const std::string&)> warning;
     };
 
     explicit Engine(std::size_t hash_megabytes = 16, int threads = 1);

@@ -7,6 +7,8 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -174,8 +176,24 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
         }
     };
     std::vector<std::thread> helpers;
-    for (std::size_t i = 1; i < workers.size(); ++i)
-        helpers.emplace_back([&, i] { guarded(i, [](const Iteration<G>&) {}); });
+    for (std::size_t i = 1; i < workers.size(); ++i) {
+        try {
+            helpers.emplace_back([&, i] { guarded(i, [](const Iteration<G>&) {}); });
+        } catch (const std::system_error& e) {
+            // The system gives no more threads (a process or memory limit): the engine keeps
+            // the threads it could start, from this search on, which starts again with them.
+            s.stop.store(true);
+            for (auto& t : helpers) t.join();
+            const std::size_t wanted = workers.size();
+            workers.resize(i);
+            if (callbacks.warning)
+                callbacks.warning("only " + std::to_string(i) + " of the " +
+                                  std::to_string(wanted) +
+                                  " search threads could be started (" + e.what() +
+                                  "): searching with " + std::to_string(i));
+            return go(root, history, limits, callbacks);
+        }
+    }
     guarded(0, report);
     s.stop.store(true);
     for (auto& t : helpers) t.join();
