@@ -389,20 +389,52 @@ TEST_CASE("weights at their extremes: the evaluation stays a static score", "[le
     // Every pattern entry at the largest 16-bit weight: 16 windows and 4 strips of 32767 each
     // would sum to 655,340 hundredths of a man, a score above every proven win (31000 - plies):
     // the search took it for a win. The evaluation is held within kMaxStatic (a hundred men),
-    // from White's side, then the tempo of the side to move is added.
+    // the tempo of the side to move included: a file's tempo may be up to 10000 too, and
+    // 10000 + 10000 is a table win one ply away (kTableWin - 1).
     auto w = with_random_patterns<International>(5, true);
+    REQUIRE(w.tempo == 7);
     for (auto& v : w.patterns) v = 32767;
     for (auto& v : w.strip_patterns) v = 32767;
     const search::LearnedEvaluator<International> high(w);
     auto start = Position<International>::start();
-    CHECK(high.evaluate(start) == search::kMaxStatic + w.tempo);
+    CHECK(high.evaluate(start) == search::kMaxStatic);  // 10000 + 7, held at 10000
     start.side = Color::kBlack;
-    CHECK(high.evaluate(start) == -search::kMaxStatic + w.tempo);
+    CHECK(high.evaluate(start) == -search::kMaxStatic);  // -655340 + 7, held at -10000
     for (auto& v : w.patterns) v = -32768;
     for (auto& v : w.strip_patterns) v = -32768;
     const search::LearnedEvaluator<International> low(w);
-    CHECK(low.evaluate(start) == search::kMaxStatic + w.tempo);  // Black to move: -(-10000)
+    CHECK(low.evaluate(start) == search::kMaxStatic);  // Black to move: -(-10000) + 7
     CHECK(!search::is_decisive(low.evaluate(start)));
+    w.tempo = 10000;
+    for (auto& v : w.patterns) v = 32767;
+    const search::LearnedEvaluator<International> both(w);
+    start.side = Color::kWhite;
+    CHECK(both.evaluate(start) == search::kMaxStatic);
+    CHECK(!search::is_decisive(both.evaluate(start)));
+}
+
+TEST_CASE("data records: a record that is no position is named", "[learn]") {
+    using G = Russian::Geometry;
+    learn::Sample ok;
+    ok.white = G::mask_of_square(1) | G::mask_of_square(2);
+    ok.black = G::mask_of_square(32);
+    ok.kings = G::mask_of_square(2);
+    CHECK(learn::invalid_sample<G>(ok) == nullptr);
+    auto bad = ok;
+    bad.side = 7;
+    CHECK(std::string(learn::invalid_sample<G>(bad)) == "side to move out of range");
+    bad = ok;
+    bad.result = 100;
+    CHECK(std::string(learn::invalid_sample<G>(bad)) == "result out of range");
+    bad = ok;
+    bad.black |= G::mask_of_square(1);
+    CHECK(std::string(learn::invalid_sample<G>(bad)) == "a square of both colours");
+    bad = ok;
+    bad.kings |= G::mask_of_square(20);
+    CHECK(std::string(learn::invalid_sample<G>(bad)) == "a king on an empty square");
+    bad = ok;
+    bad.white |= std::uint64_t(1) << 40;  // no square of an 8x8 board (32 bits)
+    CHECK(std::string(learn::invalid_sample<G>(bad)) == "a piece off the board");
 }
 
 TEST_CASE("data files: blocks, resume after a torn block, and no end block no file", "[learn]") {

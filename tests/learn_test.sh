@@ -11,7 +11,7 @@ sp=(selfplay --variant russian --nodes 300 --games 256 --seed 7)
 "$dambit" "${sp[@]}" --out "$dir/one.dat" --threads 1 > "$dir/one.txt" || bad "selfplay one thread"
 "$dambit" "${sp[@]}" --out "$dir/two.dat" --threads 2 > "$dir/two.txt" || bad "selfplay two threads"
 if cmp -s "$dir/one.dat" "$dir/two.dat"; then ok; else bad "selfplay: threads change the data"; fi
-if grep -Eq '^variant russian, 256 games, [0-9]+ positions in .*one.dat \(nodes=300 random=4-8 max-plies=200 eval=auto\)' "$dir/one.txt"; then ok; else
+if grep -Eq '^variant russian, 256 games, [0-9]+ positions in .*one.dat \(nodes=300 random=4-8 max-plies=200 eval=xxh64:[0-9a-f]{16}\)' "$dir/one.txt"; then ok; else
   bad "selfplay summary: $(cat "$dir/one.txt")"; fi
 [ -e "$dir/one.dat.part" ] && bad "selfplay left its part file" || ok
 
@@ -124,6 +124,25 @@ expect_error init-model 2 "w1.dbw: 9 pattern windows, the fit has 0" -- \
   tune --data "$dir/one.dat" --out "$dir/c.dbw" --model hand --init "$dir/w1.dbw"
 expect_error init-hand 2 "--init 'hand' names no weights" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init hand
 expect_error init-missing 2 "cannot read weights file" -- tune --data "$dir/one.dat" --out "$dir/c.dbw" --init "$dir/none.dbw"
+
+# The same data twice (selfplay is deterministic: the same seed and settings make the same file,
+# as one.dat and two.dat are) is refused, naming both; --holdout 0 says there is no held-out loss.
+expect_error same-data 2 "two.dat: the same data as $dir/one.dat \(seed 7, " -- \
+  tune --data "$dir/one.dat,$dir/two.dat" --out "$dir/c.dbw"
+"$dambit" tune --variant russian --data "$dir/one.dat" --epochs 2 --model hand --holdout 0 \
+  --out "$dir/h0.dbw" > "$dir/h0.txt" 2>/dev/null
+grep -q '^held-out loss: none (no position held out: --holdout 0)$' "$dir/h0.txt" &&
+  ! grep -q '0\.000000' "$dir/h0.txt" && ok || bad "tune --holdout 0: $(cat "$dir/h0.txt")"
+# A part file begun with other weights under the same file name (the next round of a fit) is not
+# resumed: the header names the weights by their checksum, not by the option's text.
+cp "$dir/w1.dbw" "$dir/cur.dbw"
+kill_midway "$dir/m.dat.part" 200 "$dambit" selfplay --variant russian --nodes 300 --games 300 \
+  --seed 12 --eval "$dir/cur.dbw" --out "$dir/m.dat"
+if [ -e "$dir/m.dat.part" ]; then
+  cp "$dir/h.dbw" "$dir/cur.dbw"
+  expect_error other-weights 2 "was begun with other settings" -- \
+    selfplay --variant russian --nodes 300 --games 300 --seed 12 --eval "$dir/cur.dbw" --out "$dir/m.dat"
+fi
 
 # The hand model: 37 hand-made weights (2 material, 20 advancement, 3, 10 runaway, 2 king), 3 king
 # terms (king_opening, sole_king_opening, sole_king_ending) and the tempo = 41.

@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -86,8 +87,16 @@ int run(const cli::Args& args) {
             throw cli::UsageError("--random-plies " + *r + ": the first bound is above the second");
     }
     s.max_plies = int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
-    s.eval = args.get_or("eval", cli::kDefaultEval);
-    const auto weights = cli::weights_choice(s.eval, args.variant(), "--eval");
+    const auto weights =
+        cli::weights_choice(args.get_or("eval", cli::kDefaultEval), args.variant(), "--eval");
+    // The header names the evaluation by its weights, not by the option's text: a part file
+    // begun with other weights under the same name (the next round of a fit) is not resumed.
+    if (weights) {
+        const std::string bytes = search::weights_bytes(*weights);
+        s.eval = fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
+    } else {
+        s.eval = "hand";
+    }
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_megabytes("hash", 16, 1, threads));  // one a thread
@@ -95,6 +104,9 @@ int run(const cli::Args& args) {
 
     std::vector<learn::Sample> kept;
     learn::DataHeader header{std::string(R::kName), seed, s.text()};
+    if (header.settings.size() > learn::kSettingsBytes)
+        throw cli::UsageError("the settings '" + header.settings + "' do not fit the file's header (" +
+                              std::to_string(learn::kSettingsBytes) + " bytes)");
     std::unique_ptr<learn::DataWriter> writer;
     try {
         writer = std::make_unique<learn::DataWriter>(*out, header, kept);

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -28,7 +30,7 @@ const char* const kHelp =
     "usage: dambit tune [--variant V] --data FILE[,FILE...] --out WEIGHTS\n"
     "         [--model hand|patterns] [--pattern-step 2|1] [--strips] [--epochs N] [--rate R]\n"
     "         [--l2 X] [--lambda L] [--holdout PCT] [--k K] [--seed S] [--threads T]\n"
-    "         [--init WEIGHTS]\n"
+    "         [--init WEIGHTS] [--checkpoint-seconds S]\n"
     "\n"
     "Fits the weights of the learned evaluation to the positions of dambit selfplay files by\n"
     "minimising the logistic loss between the evaluation and the games' results (Texel's\n"
@@ -214,6 +216,17 @@ int run(const cli::Args& args) {
     std::unordered_set<std::uint64_t> seen;
     std::size_t file_index = 0, total = 0;
     std::string sources;
+    struct Headers {  // the (seed, settings) of each file read, with its path
+        std::vector<std::tuple<std::uint64_t, std::string, std::string>> seen;
+        std::string find(std::uint64_t seed, const std::string& settings) const {
+            for (const auto& [s, t, path] : seen)
+                if (s == seed && t == settings) return path;
+            return "";
+        }
+        void add(std::uint64_t seed, const std::string& settings, const std::string& path) {
+            seen.emplace_back(seed, settings, path);
+        }
+    } headers;
     for (const auto& name : notation_detail::split(*data, ',')) {
         const std::string path(name);
         learn::DataFile d;
@@ -225,9 +238,19 @@ int run(const cli::Args& args) {
         if (d.header.variant != R::kName)
             throw cli::UsageError(fmt::format("{}: data of {}, not {}", path, d.header.variant,
                                               R::kName));
+        // selfplay is deterministic: the same seed and settings make the same file.
+        if (const auto same = headers.find(d.header.seed, d.header.settings); !same.empty())
+            throw cli::UsageError(fmt::format(
+                "{}: the same data as {} (seed {}, {}); make it again with another --seed",
+                path, same, d.header.seed, d.header.settings));
+        headers.add(d.header.seed, d.header.settings, path);
         sources += fmt::format("{}{} ({} games, {}, seed {})", sources.empty() ? "" : "; ", path,
                                d.games, d.header.settings, d.header.seed);
         for (const auto& x : d.samples) {
+            // The checksums pass for any bytes a program wrote: each record must be a position.
+            if (const char* bad = learn::invalid_sample<typename R::Geometry>(x))
+                throw cli::UsageError(fmt::format("{}: record {} (game {}): {}", path,
+                                                  &x - d.samples.data(), x.game, bad));
             ++total;
             if (!seen.insert(position_key(learn::position_of<R>(x))).second) continue;
             learn::SplitMix h{seed ^ (std::uint64_t(file_index) << 40) ^ x.game};
@@ -413,7 +436,7 @@ int run(const cli::Args& args) {
             sum -= target * std::log(std::max(pred, 1e-12)) +
                    (1 - target) * std::log(std::max(1 - pred, 1e-12));
         }
-        return held.empty() ? 0.0 : sum / double(held.size());
+        return held.empty() ? std::nan("") : sum / double(held.size());
     };
     const search::HandEvaluator<R> hand_eval;
     const search::LearnedEvaluator<R> fitted_eval(w);
@@ -423,11 +446,13 @@ int run(const cli::Args& args) {
     const double result_fit = held_loss(fitted_eval, 1.0);
     w.description = fmt::format(
         "dambit tune --model {}{}{} --epochs {} --rate {} --l2 {} --lambda {} --holdout {} "
-        "--seed {}{} (K {:.1f}) on {}: {} positions fitted, {} held out; held-out loss {:.6f} "
-        "(hand-made {:.6f}), against the results alone {:.6f} (hand-made {:.6f})",
+        "--seed {}{} (K {:.1f}) on {}: {} positions fitted, {} held out; {}",
         model, step == 2 ? "" : " --pattern-step 1", strips ? " --strips" : "", fs.epochs, fs.rate,
-        fs.l2, lambda, holdout_pct, seed, init_note, k, sources, train.size(), held.size(), loss_fit, loss_hand,
-        result_fit, result_hand);
+        fs.l2, lambda, holdout_pct, seed, init_note, k, sources, train.size(), held.size(),
+        held.empty() ? std::string("no held-out loss")
+                     : fmt::format("held-out loss {:.6f} (hand-made {:.6f}), against the results "
+                                   "alone {:.6f} (hand-made {:.6f})",
+                                   loss_fit, loss_hand, result_fit, result_hand));
     try {
         search::write_weights_file(*out, w);
     } catch (const std::runtime_error& e) {
@@ -436,16 +461,29 @@ int run(const cli::Args& args) {
     std::remove(ck_path.c_str());  // the weights are whole: nothing to go on from
     fmt::print("fitted in {:.1f} s; fit-set loss {:.6f}\n", secs,
                learn::fit_loss(rows, params, k, fs.threads));
-    fmt::print("held-out loss: fitted {:.6f}, hand-made {:.6f} ({} positions)\n", loss_fit,
-               loss_hand, held.size());
-    fmt::print("held-out loss against the results alone: fitted {:.6f}, hand-made {:.6f}\n",
-               result_fit, result_hand);
-    if (iw) {
+    if (held.empty()) {
+        fmt::print("held-out loss: none (no position held out: --holdout {})\n", holdout_pct);
+    } else {
+        fmt::print("held-out loss: fitted {:.6f}, hand-made {:.6f} ({} positions)\n", loss_fit,
+                   loss_hand, held.size());
+        fmt::print("held-out loss against the results alone: fitted {:.6f}, hand-made {:.6f}\n",
+                   result_fit, result_hand);
+    }
+    double loss_start = loss_hand;
+    if (iw && !held.empty()) {
         const search::LearnedEvaluator<R> start_eval(*iw);
+        loss_start = held_loss(start_eval, lambda);
         fmt::print("held-out loss of the starting weights: {:.6f}, against the results alone "
                    "{:.6f}\n",
-                   held_loss(start_eval, lambda), held_loss(start_eval, 1.0));
+                   loss_start, held_loss(start_eval, 1.0));
     }
+    // A fit that predicts unseen positions worse than where it started is over-fitted (too
+    // little data for the parameters) or badly set: the weights are written, but said so.
+    if (!held.empty() && loss_fit > loss_start)
+        cli::eprint("dambit tune: warning: the fitted weights predict the held-out positions worse "
+                    "than the {} ones ({:.6f} against {:.6f}): more data, fewer parameters "
+                    "(--model hand) or a larger --l2 may help\n",
+                    iw ? "starting" : "hand-made", loss_fit, loss_start);
     fmt::print("man {} king {} tempo {}; weights written to {}\n", w.hand.man, w.hand.king,
                w.tempo, *out);
     return 0;

@@ -67,6 +67,19 @@ Sample sample_of(const Position<R>& p, search::Score score, std::uint32_t game) 
     return s;
 }
 
+// Why a record cannot be one of selfplay's (nullptr when it can): a side or result out of range,
+// a bit off the board, a square of both colours, a king on an empty square.
+template <class G>
+const char* invalid_sample(const Sample& s) {
+    const auto board = std::uint64_t(G::kBoard);
+    if (s.side > 1) return "side to move out of range";
+    if (s.result < -1 || s.result > 1) return "result out of range";
+    if ((s.white | s.black | s.kings) & ~board) return "a piece off the board";
+    if (s.white & s.black) return "a square of both colours";
+    if (s.kings & ~(s.white | s.black)) return "a king on an empty square";
+    return nullptr;
+}
+
 template <class R>
 Position<R> position_of(const Sample& s) {
     return unpack_position<R>(s);

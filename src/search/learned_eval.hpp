@@ -283,8 +283,9 @@ public:
         if (p.kings || !p.occupied()) score = score * HandEvaluator<R>::draw_scale(p) / 16;
         // Fitted weights stay far inside the bound; the clamp is for any file's (weights.cpp
         // bounds each hand-made weight, so the sums above cannot overflow).
-        score = std::clamp(score, -kMaxStatic, kMaxStatic);
-        return (p.side == Color::kWhite ? score : -score) + tempo_;
+        // The tempo inside the clamp: a file's tempo may be as large as any weight.
+        return std::clamp((p.side == Color::kWhite ? score : -score) + tempo_, -kMaxStatic,
+                          kMaxStatic);
     }
 
     // The value of one colour's terms, with the advancement blended as HandEvaluator blends it
