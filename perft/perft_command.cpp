@@ -47,7 +47,9 @@ constexpr const char* kHelp =
     "  --threads T        worker threads (default 1); moves two plies deep are shared out\n"
     "  --hash MB          shared table of subtree counts (default 0: none); never changes a count\n"
     "  --json             one object per line: {\"depth\":D,\"nodes\":N,\"seconds\":S}\n"
-    "                     (with --divide also {\"move\":M,\"nodes\":N} per root move)\n"
+    "                     (with --divide also {\"move\":M,\"nodes\":N} per root move; after\n"
+    "                     --checkpoint: \"checkpoint\":true for a depth read from it,\n"
+    "                     \"resumed_subtrees\":K for one counted partly from it)\n"
     "  --checkpoint FILE  record finished depths and subtrees (the positions two plies deep) in\n"
     "                     FILE, replaced atomically at most once a second; run the same command\n"
     "                     again after an interruption and it goes on where FILE left off; FILE\n"
@@ -371,11 +373,17 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     const auto secs = [](double x) {
                         return cli::decimal_text(x, x >= 1 ? 0 : 3);
                     };
-                    fmt::print(
-                        "{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped (about {} s, "
-                        "past the {} s budget)\n",
-                        r.variant, r.name, dup, r.depth, r.nodes, "-", "-", secs(estimate),
-                        secs(budget));
+                    // Once the budget is spent (or before any row of the position was
+                    // measured) an estimate says nothing.
+                    const std::string why =
+                        g.last_nodes && left > 0
+                            ? fmt::format("{} s, past the {} s budget",
+                                          estimate < 0.001 ? "under 0.001"
+                                                           : "about " + secs(estimate),
+                                          secs(budget))
+                            : fmt::format("the {} s budget is spent", secs(budget));
+                    fmt::print("{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped ({})\n",
+                               r.variant, r.name, dup, r.depth, r.nodes, "-", "-", why);
                     continue;
                 }
                 s.duplicates = r.duplicates;

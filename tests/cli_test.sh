@@ -123,9 +123,12 @@ if [ $? -eq 130 ] && grep -q '^W:WK42:B22	win in 7 plies	solved' <<<"$got_int" &
    [ "$(cat "$sfile.err")" = 'dambit solve: interrupted at W:W31-50:B1-20; the summary counts the positions before it' ]; then
   pass=$((pass + 1)); else echo "FAIL solve-interrupted: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
 got_int=$(timeout --preserve-status -s INT 3 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
-if [ $? -eq 130 ] && [ -z "$got_int" ] &&
+status=$?
+if [ $status -eq 130 ] && [ -z "$got_int" ] &&
    grep -Eq '^dambit solve: interrupted after [0-9.]+ s; nothing proven$' "$sfile.err"; then
-  pass=$((pass + 1)); else echo "FAIL solve-interrupted-fen: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
+  pass=$((pass + 1)); else
+  echo "FAIL solve-interrupted-fen: status $status, stdout '$got_int', stderr '$(cat "$sfile.err")'"
+  fail=$((fail + 1)); fi
 rm -f "$sfile.err"
 # Numbers are decimal: strtod's hexadecimal is refused.
 check solve-hex-seconds 2 '^$' "bad value '0x10' for --max-seconds" -- solve --fen 'W:WK42:B22' --max-seconds 0x10
@@ -251,6 +254,10 @@ check show-bad-move 2 '^$' "illegal move 'e3-e5'" -- show --moves 'e3-e5'
 # A line copied from a game reads: its move numbers are skipped. The same move twice names the
 # second; a move after the end of the game (W:Wa1:Bb2,c3: White's one man is blocked) says so.
 check show-move-numbers 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --moves '1. c3-d4 f6-g5 2. b2-c3'
+# Written against their moves too ("1.c3-d4", "1...f6-g5"); a numeric move (English 11-15) is
+# no move number.
+check show-move-numbers-joined 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --moves '1.c3-d4 1...f6-g5 2.b2-c3'
+check show-numeric-moves 0 '^After 11-15 23-19$' '^$' -- show --variant english --moves '1.11-15 23-19'
 check show-move-twice 2 '^$' "^dambit show: illegal move 'c3-d4' \\(move 2 of the line\\)$" -- show --moves 'c3-d4 c3-d4'
 check show-game-over 2 '^$' "the game is over before 'a1-b2': White has no legal move" -- show --fen 'W:Wa1:Bb2,c3' --moves 'a1-b2'
 check show-size 2 '^$' 'goes with --svg' -- show --size 300
@@ -472,20 +479,36 @@ check setting-twice 2 '^$' "--b: setting 'lmr' given twice in 'lmr=on,lmr=off'" 
 check setting-empty 2 '^$' "--b: empty setting in ',lmr=on'" -- match --depth 1 --openings 1 --b ,lmr=on
 # A very long token is shown with its middle cut: the message stays one readable line.
 long=$(printf 'x%.0s' $(seq 1 5000))
+# More pieces than a side starts with: no game reaches that position (28 white men on 8x8, 40 on
+# 10x10, 21 kings).
+check fen-too-many-8x8 2 '^$' '^dambit show: White has 28 pieces, more than the 12 a side starts with$' -- show --fen 'W:W5-32:B1-4'
+check fen-too-many-10x10 2 '^$' '^dambit show: White has 40 pieces, more than the 20 a side starts with$' -- show --variant international --fen 'W:W11-50:B1-10'
+check fen-too-many-kings 2 '^$' 'Black has 21 pieces' -- show --variant international --fen 'W:W26:BK30-50'
+check fen-full-side 0 'legal moves' '^$' -- show --fen 'W:W21-32:B1-12'
+# Output that cannot be written (a full disk) fails: status 1 and a line saying so.
+if [ -w /dev/full ]; then
+  for cmd in "perft --depth 3" "moves --json" "show"; do
+    err=$("$dambit" $cmd 2>&1 >/dev/full)
+    status=$?
+    if [ "$status" -eq 1 ] &&
+       grep -Eq '^dambit: the standard output could not be written(: No space left on device)?$' <<<"$err"; then
+      pass=$((pass + 1)); else echo "FAIL stdout-full $cmd: status $status, '$err'"; fail=$((fail + 1)); fi
+  done
+fi
 check fen-long-token 2 '^$' "^dambit show: unknown square 'x{150,}\.\.\.x{50,}'$" -- show --fen "W:W$long"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
 # A table size beyond the machine's memory (and swap) is refused by name, not left to fail
 # allocating (it printed 'error: std::bad_alloc'); 2^20 MB is the range's top, far above it here.
 for cmd in "search --depth 1" "perft --depth 1" "solve --fen W:Wa1,c1:Ba3"; do
   check "hash-memory-${cmd%% *}" 2 '^$' \
-    "^dambit ${cmd%% *}: bad value '1048576' for --hash \(more than the [0-9]+ MB of memory and swap of this machine\)\$" -- \
+    "^dambit ${cmd%% *}: bad value '1048576' for --hash \(more than the [0-9]+ MB of memory and swap available on this machine\)\$" -- \
     $cmd --hash 1048576
 done
 # The tables of one run together: a size each within the machine's memory, but not twice over
 # (selfplay makes one a thread, match two a game played at once).
 total_mb=$(awk '/^(MemTotal|SwapTotal):/ { kb += $2 } END { print int(kb / 1024) }' /proc/meminfo)
 half=$((total_mb / 2 + 1))
-check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the [0-9]+ MB of memory and swap of this machine, for the 2 tables this run makes\)" -- \
+check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the [0-9]+ MB of memory and swap available on this machine, for the 2 tables this run makes\)" -- \
   selfplay --out "$fx/h.dat" --threads 2 --hash "$half"
 check hash-copies-match 2 '^$' "bad value '$half' for --hash \(.*, for the 2 tables this run makes\)" -- \
   match --depth 1 --openings 1 --hash "$half"

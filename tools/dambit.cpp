@@ -1,6 +1,7 @@
 // dambit: the command-line program; dispatches to the subcommands.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -106,9 +107,20 @@ int run(int argc, char** argv) {
     return 2;
 }
 
+// Output that did not reach its file (a full disk: `dambit perft > /dev/full`) is a failure a
+// script must see: status 1 and a line on stderr, where the command said nothing.
+int checked_output(int status) {
+    const bool flushed = std::fflush(stdout) == 0;
+    const int error = errno;
+    if (flushed && !std::ferror(stdout)) return status;
+    write_to(stderr, "dambit: the standard output could not be written{}\n",
+             flushed ? "" : std::string(": ") + std::strerror(error));
+    return status == 0 ? 1 : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     dambit::cluster::start(argc, argv);
-    return dambit::cluster::finish(run(argc, argv));
+    return dambit::cluster::finish(checked_output(run(argc, argv)));
 }

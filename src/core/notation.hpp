@@ -189,6 +189,13 @@ Position<R> parse_fen(std::string_view text) {
     // "W" alone is no position: an empty board is written W:W:B.
     if (!seen[0] && !seen[1])
         throw ParseError("no piece list in FEN '" + std::string(s) + "' (want W:W...:B...)");
+    // No game reaches more pieces than a side starts with.
+    const int most = popcount(Position<R>::start().pieces[0]);
+    for (int c = 0; c < 2; ++c)
+        if (const int n = popcount(p.pieces[c]); n > most)
+            throw ParseError(std::string(c == 0 ? "White" : "Black") + " has " +
+                             std::to_string(n) + " pieces, more than the " +
+                             std::to_string(most) + " a side starts with");
     return p;
 }
 
@@ -336,8 +343,8 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
 }
 
 // The moves of a line written as text (moves between blanks), played from `p`, which ends at the
-// position after them. Move numbers ("1.", "12...") are skipped, so a line copied from a game
-// reads. A move that cannot be read or played is a ParseError naming it and its place in the
+// position after them. Move numbers ("1.", "12...", also against the move: "1.c3-d4") are
+// skipped, so a line copied from a game reads. A move that cannot be read or played is a ParseError naming it and its place in the
 // line, and a move after the end of the game says so.
 template <class R>
 std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::string_view text) {
@@ -346,12 +353,14 @@ std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::strin
     for (std::size_t at = text.find_first_not_of(kBlanks); at != std::string_view::npos;
          at = text.find_first_not_of(kBlanks, at)) {
         const std::size_t end = std::min(text.find_first_of(kBlanks, at), text.size());
-        const std::string_view token = text.substr(at, end - at);
+        std::string_view token = text.substr(at, end - at);
         at = end;
         const auto digits = token.find_first_not_of("0123456789");
-        if (digits > 0 && digits != std::string_view::npos &&
-            token.find_first_not_of('.', digits) == std::string_view::npos)
-            continue;  // a move number
+        if (digits > 0 && digits != std::string_view::npos && token[digits] == '.') {
+            const auto move = token.find_first_not_of('.', digits);
+            if (move == std::string_view::npos) continue;  // a move number
+            token.remove_prefix(move);  // a move number written against its move: "1.c3-d4"
+        }
         const std::string place = " (move " + std::to_string(out.size() + 1) + " of the line)";
         try {
             out.push_back(parse_move<R>(p, token));

@@ -145,6 +145,7 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
     s.limits = limits;
     s.start = Clock::now();
     s.stop.store(false);
+    s.first_done.store(false);
     s.external_stop = callbacks.stop_flag;
     if (s.external_stop && s.external_stop->load()) s.stop.store(true);
     s.history.clear();

@@ -77,6 +77,10 @@ struct Shared {
     std::int64_t soft_ms = 0;  // no new iteration after this (0 = none)
     std::int64_t hard_ms = 0;  // stop at once after this (0 = none)
     std::atomic<bool> stop{false};
+    // The main worker has completed its first iteration (so the search has a move): helpers
+    // start then, and from then on they too stop the search at hard_ms. With more threads than
+    // cores, a main worker sharing them with every helper took a second for its first ply.
+    std::atomic<bool> first_done{false};
     // A stop request of the caller's own (Engine::Callbacks::stop_flag), polled with the limits:
     // unlike Engine::stop(), it cannot be lost by arriving before the search has started.
     const std::atomic<bool>* external_stop = nullptr;
@@ -395,6 +399,9 @@ void Worker<R>::check_limits() {
             s_.stop.store(true, std::memory_order_relaxed);
     } else if (id_ == 0 && s_.limits.nodes) {
         step = 1;  // the node limit applies from the second iteration on
+    } else if (id_ != 0 && s_.hard_ms && s_.first_done.load(std::memory_order_relaxed) &&
+               s_.elapsed_ms() >= s_.hard_ms) {
+        s_.stop.store(true, std::memory_order_relaxed);  // the main worker may wait for a core
     }
     next_check_ = local_nodes_ + step;
 }
@@ -972,6 +979,9 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
 
     const Limits& lim = s_.limits;
     const bool timed = lim.movetime_ms || lim.time_ms || lim.nodes;
+    // Helpers leave the cores to the main worker until it has a move (Shared::first_done).
+    while (id_ != 0 && !s_.first_done.load(std::memory_order_acquire) && !stopped())
+        std::this_thread::yield();
     Score previous = 0;
     // For Tuning::adaptive_time: the changes of the best move (the last iteration's counts 1,
     // each earlier one half as much), and how much lower the last score was than the one before.
@@ -1051,6 +1061,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         result_.depth = depth;
         result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
         if (id_ != 0) continue;
+        s_.first_done.store(true, std::memory_order_release);
 
         Iteration<G> it;
         it.depth = depth;
