@@ -495,6 +495,9 @@ if [ -w /dev/full ]; then
       pass=$((pass + 1)); else echo "FAIL stdout-full $cmd: status $status, '$err'"; fail=$((fail + 1)); fi
   done
 fi
+# An option's value forgotten: the next option is not taken for it.
+check option-value-forgotten 2 '^$' "^dambit perft: option '--depth' needs a value \(not the option '--threads'\)$" -- perft --depth --threads 2
+check option-value-last 2 '^$' "^dambit perft: option '--depth' needs a value$" -- perft --depth
 check fen-long-token 2 '^$' "^dambit show: unknown square 'x{150,}\.\.\.x{50,}'$" -- show --fen "W:W$long"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
 # A table size beyond the machine's memory (and swap) is refused by name, not left to fail

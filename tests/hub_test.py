@@ -422,8 +422,10 @@ if not sanitized:
     status, lines = limited("hub\nset-param name=threads value=256\ninit\npos\nlevel depth=3\n"
                             "go think\n")
     errors = [l for l in lines if l.startswith("error")]
-    check("256 threads under a 2 GB limit: said so, then a move", status == 0 and len(errors) == 1
+    # (Fewer threads may fail again when the search starts them anew: each time is said.)
+    check("256 threads under a 2 GB limit: said so, then a move", status == 0 and len(errors) >= 1
           and "of the 256 search threads could be started" in errors[0]
+          and all("search threads could be started" in e for e in errors)
           and lines[-1].startswith("done move=3"), (status, lines[-3:], errors))
 
 # 8. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way

@@ -32,6 +32,13 @@ Args::Args(int argc, char** argv, std::set<std::string> valued, std::set<std::st
             if (!inline_value) {
                 if (i + 1 >= argc) throw UsageError("option '--" + name + "' needs a value");
                 value = argv[++i];
+                // `--nodes --games 10`: the value forgotten, the next option taken for it.
+                if (value.size() > 2 && value.compare(0, 2, "--") == 0) {
+                    const std::string next = value.substr(2, value.find('=') - 2);
+                    if (valued.count(next) || flags.count(next) || next == "help")
+                        throw UsageError("option '--" + name + "' needs a value (not the option '" +
+                                         value + "')");
+                }
             }
         } else if (flags.count(name)) {
             if (inline_value) throw UsageError("option '--" + name + "' takes no value");

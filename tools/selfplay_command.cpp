@@ -119,11 +119,15 @@ int run(const cli::Args& args) {
     if (resumed)
         std::fprintf(stderr, "selfplay: resuming %s.part after %u games (%zu positions)\n",
                      out->c_str(), resumed, kept.size());
-    kept.clear();
-
     const auto done = [&] {
         return positions ? writer->records() >= positions : writer->next_game() >= games;
     };
+    // A part file that holds more than asked is kept whole (its blocks are of 64 games).
+    if (resumed && done())
+        std::fprintf(stderr, "selfplay: %s.part holds %u games (%zu positions), as many as asked "
+                     "or more: it is finished as it is\n",
+                     out->c_str(), resumed, kept.size());
+    kept.clear();
     // Workers take game numbers in order; the main thread writes whole blocks in game order.
     std::atomic<std::uint32_t> next{writer->next_game()};
     std::atomic<bool> stop{false};

@@ -103,7 +103,8 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
     if (std::filesystem::is_directory(path, ec))
         throw std::runtime_error(fmt::format("'{}' is a directory", path));
     if (std::filesystem::exists(path, ec))
-        throw std::runtime_error(fmt::format("'{}' exists already (complete)", path));
+        throw std::runtime_error(fmt::format(
+            "'{}' exists already (remove it, or give another --out: it is never replaced)", path));
     const std::string part = path + ".part";
     const std::string head = header_bytes(header);
     existing.clear();
