@@ -260,6 +260,12 @@ check show-move-numbers-joined 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --move
 check show-numeric-moves 0 '^After 11-15 23-19$' '^$' -- show --variant english --moves '1.11-15 23-19'
 check show-move-twice 2 '^$' "^dambit show: illegal move 'c3-d4' \\(move 2 of the line\\)$" -- show --moves 'c3-d4 c3-d4'
 check show-game-over 2 '^$' "the game is over before 'a1-b2': White has no legal move" -- show --fen 'W:Wa1:Bb2,c3' --moves 'a1-b2'
+# The third time a position occurs the game is drawn (RULES.md §5): kings c1 and f8 go to d2 and
+# e7 and back twice, so the start comes back after plies 4 and 8. After four plies: twice only.
+check show-repetition 0 '^Drawn: this position has occurred three times\.$' '^$' -- \
+  show --fen 'W:WKc1,a3:BKf8,h6' --moves 'c1-d2 f8-e7 d2-c1 e7-f8 c1-d2 f8-e7 d2-c1 e7-f8'
+out=$("$dambit" show --fen 'W:WKc1,a3:BKf8,h6' --moves 'c1-d2 f8-e7 d2-c1 e7-f8')
+grep -q '^Drawn' <<<"$out" && { echo "FAIL show-twice: $out"; fail=$((fail + 1)); } || pass=$((pass + 1))
 check show-size 2 '^$' 'goes with --svg' -- show --size 300
 svg=/tmp/dambit_cli_svg.$$
 check show-svg 0 'legal moves' '^$' -- show --variant international --svg "$svg"
@@ -484,6 +490,7 @@ long=$(printf 'x%.0s' $(seq 1 5000))
 check fen-too-many-8x8 2 '^$' '^dambit show: White has 28 pieces, more than the 12 a side starts with$' -- show --fen 'W:W5-32:B1-4'
 check fen-too-many-10x10 2 '^$' '^dambit show: White has 40 pieces, more than the 20 a side starts with$' -- show --variant international --fen 'W:W11-50:B1-10'
 check fen-too-many-kings 2 '^$' 'Black has 21 pieces' -- show --variant international --fen 'W:W26:BK30-50'
+check fen-lower-king 2 '^$' "^dambit show: king marker 'k' in 'k15' \(a king is marked K\)$" -- show --variant international --fen 'W:WK10,k15:B1'
 check fen-full-side 0 'legal moves' '^$' -- show --fen 'W:W21-32:B1-12'
 # Output that cannot be written (a full disk) fails: status 1 and a line saying so.
 if [ -w /dev/full ]; then

@@ -2,13 +2,16 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
+#include "core/key.hpp"
 #include "core/notation.hpp"
+#include "search/draw.hpp"
 #include "show/diagram.hpp"
 
 namespace dambit {
@@ -40,11 +43,19 @@ int run(const cli::Args& args) {
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
     std::optional<Move<G>> last;
     std::string played;
-    if (const auto moves = args.get("moves"))
+    // The game's positions (for the third repetition) and its draw counters (RULES.md §5).
+    std::map<std::uint64_t, int> seen{{position_key(p), 1}};
+    search::DrawCounters counters;
+    if (const auto moves = args.get("moves")) {
+        Position<R> q = p;
         for (const auto& pm : play_line<R>(p, *moves)) {
             played += (played.empty() ? "" : " ") + move_text<R>(pm);
             last = pm.move;
+            counters = counters.after(q, pm.move);
+            q = q.play(pm.move);
+            ++seen[position_key(q)];
         }
+    }
     const bool flip = args.has("flip");
     show::Board board = show::board_of(p);
     if (last) show::mark_move<R>(board, *last);
@@ -65,6 +76,11 @@ int run(const cli::Args& args) {
         fmt::print("No legal move: {} has lost.\n", side);
         return 0;
     }
+    // A game over by the draw rules: said, and the moves listed all the same (for analysis).
+    if (seen[position_key(p)] >= 3)
+        fmt::print("Drawn: this position has occurred three times.\n");
+    else if (search::drawn_by_counters(p, counters))
+        fmt::print("Drawn by the move-count rules.\n");
     std::string moves;
     for (const auto& pm : list) moves += " " + move_text<R>(pm);
     fmt::print("{} legal move{}:{}\n", list.size(), list.size() == 1 ? "" : "s", moves);

@@ -157,6 +157,8 @@ Position<R> parse_fen(std::string_view text) {
             const std::string token(tok);
             if (tok.empty()) throw ParseError("empty square in piece list '" + std::string(list) + "'");
             bool king = false;
+            if (tok.front() == 'k')
+                throw ParseError("king marker 'k' in '" + token + "' (a king is marked K)");
             if (tok.front() == 'K') {
                 king = true;
                 tok = trim(tok.substr(1));
