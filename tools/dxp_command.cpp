@@ -249,8 +249,13 @@ int run(const cli::Args& args) {
     // garbled) failed at its job: one line on stderr, exit status 1.
     const int finished = tally.games - tally.unfinished;
     if (o.games > 0 && finished < o.games) {
+        // The session's end explains the games not played; for games played but unfinished
+        // (a peer that ended them without a result) the game lines give the reasons.
+        const std::string why = finished + tally.unfinished < o.games || last_why != "all games played"
+                                    ? last_why
+                                    : fmt::format("{} unfinished: see the game lines", tally.unfinished);
         std::fprintf(stderr, "dambit dxp: %d of %d games played to their end (%s)\n", finished,
-                     o.games, last_why.c_str());
+                     o.games, why.c_str());
         return 1;
     }
     return 0;

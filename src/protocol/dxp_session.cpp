@@ -88,38 +88,15 @@ private:
     bool broken_ = false;
 };
 
-// After sending our GAMEEND: the peer's GAMEEND in reply, up to timeout_ms; CHAT goes to `log`,
-// anything else is kept for the caller. Returns whether the peer's reply said no next game.
-bool await_game_end(Channel& ch, int timeout_ms, const std::function<void(const std::string&)>& log) {
-    const auto start = SteadyClock::now();
-    for (;;) {
-        const int left = clamp_ms(timeout_ms - ms_since(start));
-        auto in = ch.next(left);
-        if (in.kind != Incoming::Kind::kMessage) return false;
-        if (const auto* e = std::get_if<GameEnd>(&in.message)) return e->stop == '1';
-        if (const auto* c = std::get_if<Chat>(&in.message)) {
-            if (log) log("chat: " + printable(c->text, kMaxMessage));
-            continue;
-        }
-        ch.push_back(std::move(in.message));
-        return false;
-    }
-}
-
-// Waits up to timeout_ms for the peer's first GAMEEND, skipping CHAT, and answers it (reason '0',
-// as the specification asks of an acknowledgement, and our stop code). Anything else is put back
-// and nothing is sent. DXP lets only the side to move end a game: when the rules end it on the
-// peer's turn, the peer is given this moment to do so, before our GAMEEND goes out.
-std::optional<GameEnd> peer_game_end(Channel& ch, int timeout_ms, char stop,
+// The peer's next GAMEEND, up to timeout_ms; CHAT goes to `log` on the way, and anything else
+// ends the wait and is kept for the caller.
+std::optional<GameEnd> next_game_end(Channel& ch, int timeout_ms,
                                      const std::function<void(const std::string&)>& log) {
     const auto start = SteadyClock::now();
     for (;;) {
         auto in = ch.next(clamp_ms(timeout_ms - ms_since(start)));
         if (in.kind != Incoming::Kind::kMessage) return std::nullopt;
-        if (const auto* e = std::get_if<GameEnd>(&in.message)) {
-            ch.send(GameEnd{'0', stop});
-            return *e;
-        }
+        if (const auto* e = std::get_if<GameEnd>(&in.message)) return *e;
         if (const auto* c = std::get_if<Chat>(&in.message)) {
             if (log) log("chat: " + printable(c->text, kMaxMessage));
             continue;
@@ -127,6 +104,22 @@ std::optional<GameEnd> peer_game_end(Channel& ch, int timeout_ms, char stop,
         ch.push_back(std::move(in.message));
         return std::nullopt;
     }
+}
+
+// After sending our GAMEEND: whether the peer's reply (up to timeout_ms) said no next game.
+bool await_game_end(Channel& ch, int timeout_ms, const std::function<void(const std::string&)>& log) {
+    const auto e = next_game_end(ch, timeout_ms, log);
+    return e && e->stop == '1';
+}
+
+// DXP lets only the side to move end a game: when the rules end it on the peer's turn, the peer
+// has timeout_ms to send its GAMEEND, which is answered (reason '0', as the specification asks of
+// an acknowledgement, and our stop code). Nothing is sent when it does not come.
+std::optional<GameEnd> peer_game_end(Channel& ch, int timeout_ms, char stop,
+                                     const std::function<void(const std::string&)>& log) {
+    auto e = next_game_end(ch, timeout_ms, log);
+    if (e) ch.send(GameEnd{'0', stop});
+    return e;
 }
 
 // The time a peer has to end a game the rules ended on its turn.
