@@ -6,8 +6,9 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <map>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -216,17 +217,7 @@ int run(const cli::Args& args) {
     std::unordered_set<std::uint64_t> seen;
     std::size_t file_index = 0, total = 0;
     std::string sources;
-    struct Headers {  // the (seed, settings) of each file read, with its path
-        std::vector<std::tuple<std::uint64_t, std::string, std::string>> seen;
-        std::string find(std::uint64_t seed, const std::string& settings) const {
-            for (const auto& [s, t, path] : seen)
-                if (s == seed && t == settings) return path;
-            return "";
-        }
-        void add(std::uint64_t seed, const std::string& settings, const std::string& path) {
-            seen.emplace_back(seed, settings, path);
-        }
-    } headers;
+    std::map<std::pair<std::uint64_t, std::string>, std::string> made_by;  // (seed, settings): file
     for (const auto& name : notation_detail::split(*data, ',')) {
         const std::string path(name);
         learn::DataFile d;
@@ -239,11 +230,11 @@ int run(const cli::Args& args) {
             throw cli::UsageError(fmt::format("{}: data of {}, not {}", path, d.header.variant,
                                               R::kName));
         // selfplay is deterministic: the same seed and settings make the same file.
-        if (const auto same = headers.find(d.header.seed, d.header.settings); !same.empty())
+        if (const auto [it, added] = made_by.emplace(std::pair{d.header.seed, d.header.settings}, path);
+            !added)
             throw cli::UsageError(fmt::format(
                 "{}: the same data as {} (seed {}, {}); make it again with another --seed",
-                path, same, d.header.seed, d.header.settings));
-        headers.add(d.header.seed, d.header.settings, path);
+                path, it->second, d.header.seed, d.header.settings));
         sources += fmt::format("{}{} ({} games, {}, seed {})", sources.empty() ? "" : "; ", path,
                                d.games, d.header.settings, d.header.seed);
         for (const auto& x : d.samples) {
