@@ -82,7 +82,7 @@ grep -q '^game 1: client White vs server: 1/2-1/2 (max plies), 40 plies$' "$tmp/
   ok || { bad "a2: ply limit"; cat "$tmp/p_client" "$tmp/p_server"; }
 
 # (b) a raw client, then a proper game.
-start_server "$tmp/b_server" --max-games 5 --movetime 20 --timeout 2 --name server ||
+start_server "$tmp/b_server" --max-games 6 --movetime 20 --timeout 2 --name server ||
   bad "b: no server port"
 cat >"$tmp/raw.py" <<'EOF'
 import socket, sys, time
@@ -185,14 +185,21 @@ assert expect(s, "K", "bad BACKREQ")[1] == "2"
 s.sendall(b"B001W\0")                                # back to the start, White to move
 assert expect(s, "K", "BACKREQ")[1] == "0"
 s.sendall(b"Chello\0")
-s.close()                                            # leave in the middle of game 2
+s.close()                                            # leave in the middle of game 4
+s = conn()                                           # game 5: a MOVE that does not decode
+s.sendall(req("Z"))
+assert expect(s, "A", "game 5")[-1] == "0"
+s.sendall(b"M12\0")
+out.append(("badmove", read_all(s)))                 # a CHAT says why, before the end
+s.close()
 for name, msgs in out:
     print(name, msgs)
 print("raw client done")
 EOF
 timeout 60 python3 "$tmp/raw.py" "$port" >"$tmp/b_raw" 2>&1 && ok || bad "b: raw client: $(tail -3 "$tmp/b_raw")"
 grep -q "garbage.*unknown DXP header 'X'" "$tmp/b_raw" && grep -q "long.*over-long" "$tmp/b_raw" &&
-  grep -q "silent.*silent" "$tmp/b_raw" && ok || bad "b: the server's CHAT reasons: $(cat "$tmp/b_raw")"
+  grep -q "silent.*silent" "$tmp/b_raw" && grep -q "badmove.*Cgarbage from the peer" "$tmp/b_raw" && ok ||
+  bad "b: the server's CHAT reasons: $(cat "$tmp/b_raw")"
 timeout 60 "$dambit" dxp --connect "127.0.0.1:$port" --games 1 --time 1 --movetime 20 --max-plies 200 \
   --name client --quiet >"$tmp/b_client" 2>&1 && ok || bad "b: proper client: $(cat "$tmp/b_client")"
 wait "$server_pid"
@@ -207,8 +214,9 @@ for want in "garbage from the peer: unknown DXP header 'X'" "over-long message f
   "chat: forged\\\\x0agame 9: x" \
   "^game 4: server Black vs raw: \* \(peer disconnected\), 0 plies" "took back to ply 0" \
   "refused BACKREQ to move 50: no such move" "chat: hello" \
-  "^game 5: server Black vs client: ((1-0|0-1|1/2-1/2) |\* \(peer ended the game claiming a draw\), 200 plies)" \
-  "summary: 5 games for server"; do
+  "^game 5: server Black vs raw: \* \(garbage from the peer: " \
+  "^game 6: server Black vs client: ((1-0|0-1|1/2-1/2) |\* \(peer ended the game claiming a draw\), 200 plies)" \
+  "summary: 6 games for server"; do
   grep -Eq -- "$want" "$tmp/b_server" && ok || bad "b: server output lacks '$want'"
 done
 ! grep -q '^game 9' "$tmp/b_server" && ok || bad "b: a CHAT forged an output line"

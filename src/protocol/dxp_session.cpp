@@ -419,8 +419,10 @@ public:
                 out.why = e.stop == '1' ? "peer wants no next game" : "all games played";
             }
         };
+        // `can_send`: the connection still carries our messages (garbage read from the peer
+        // leaves the channel unusable for reading, not for the CHAT that says why it ends).
         auto broken = [&](const std::string& reason, bool can_send) {
-            if (can_send && ch_.usable()) {
+            if (can_send && ch_.connection().open()) {
                 ch_.send(Chat{reason});
                 ch_.send(GameEnd{'0', '1'});
             }
