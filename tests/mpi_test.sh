@@ -130,5 +130,21 @@ if [ -n "$(ls "$work/egk")" ] && ! same_tables "$work/egk" &&
    grep -q ' slices built, [1-9][0-9]* kept' "$work/egk.out"; then ok; else
   bad "egtb: resumed build"; cat "$work/egk.out"; fi
 
+# A builder started with another --dir than rank 0 (a relative one in another working directory,
+# as Open MPI gives a rank whose launch directory is missing) stops the build, naming both, and
+# builds nothing where it was started; rank 0 writes nothing either.
+err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" "${egtb[@]}" --dir "$work/egA" : -n 1 "$dambit" "${egtb[@]}" \
+  --dir "$work/egB" 2>&1 >/dev/null)
+status=$?
+if [ "$status" -ne 0 ] &&
+   grep -q "this rank was started as 'egtb build --variant russian --pieces 4 --dtw 4 --dir $work/egB', rank 0 as '.*--dir $work/egA': every rank must run the same build" <<<"$err" &&
+   [ -z "$(ls "$work/egB" 2>/dev/null)" ]; then ok; else bad "egtb: ranks with other options: status $status, $err"; fi
+# A usage error on one rank only (its machine's memory, here a --hash no machine has) is said by
+# that rank, naming itself.
+err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" perft --depth 9 : -n 1 "$dambit" perft --depth 9 --hash 1048576 2>&1 >/dev/null)
+status=$?
+if [ "$status" -ne 0 ] && grep -q "^dambit perft: rank 1 (.*): bad value '1048576' for --hash" <<<"$err"; then ok; else
+  bad "usage error on rank 1 only: status $status, $err"; fi
+
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

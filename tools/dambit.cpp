@@ -2,11 +2,13 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "cli.hpp"
@@ -60,6 +62,20 @@ void usage(std::FILE* out) {
 // The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
 // (cluster/cluster.hpp), any other subcommand runs on rank 0 alone. Usage errors are the same on
 // every rank, so only rank 0 prints them.
+// A usage error is the same on every rank of mpirun, and rank 0's one line says it. A rank
+// whose own machine refuses what rank 0 took (a directory it cannot write, a table beyond its
+// memory) says it itself, naming itself, after the moment in which rank 0, failing alike, would
+// have ended the job.
+void usage_error(const char* command, const std::string& message, bool quiet) {
+    if (!quiet) {
+        write_to(stderr, "dambit {}: {}\n", command, message);
+        return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    write_to(stderr, "dambit {}: rank {} ({}): {}\n", command, dambit::cluster::rank(),
+             dambit::cluster::host(dambit::cluster::rank()), message);
+}
+
 int run(int argc, char** argv) {
     const bool quiet = dambit::cluster::rank() > 0;
     if (argc < 2) {
@@ -81,9 +97,9 @@ int run(int argc, char** argv) {
         try {
             return s.run(argc - 2, argv + 2);
         } catch (const dambit::cli::UsageError& e) {
-            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, dambit::printable(e.what()));
+            usage_error(s.name, dambit::printable(e.what()), quiet);
         } catch (const dambit::ParseError& e) {
-            if (!quiet) write_to(stderr, "dambit {}: {}\n", s.name, e.what());
+            usage_error(s.name, e.what(), quiet);
         } catch (const std::exception& e) {
             // Messages can quote a file's bytes (a header's variant name): one line always. A
             // failed allocation says so in words (the sizes users give, --hash, are checked

@@ -87,6 +87,17 @@ void print_summary(Variant v, const egtb::BuildOptions& o, int built, int kept, 
                duration_text(seconds));
 }
 
+// What every rank of a cluster build must agree on, as rank 0 hands it out with the units: a
+// rank started with other options (or in another directory: a relative --dir where mpirun's
+// working directory is missing) would build other tables, or into another place.
+std::string build_job_text(Variant v, const egtb::BuildOptions& o) {
+    std::error_code ec;
+    const fs::path dir = fs::weakly_canonical(fs::absolute(o.dir), ec);
+    return fmt::format("egtb build --variant {} --pieces {} --dtw {} --dir {}{}", variant_name(v),
+                       o.max_pieces, o.dtw_pieces, ec ? o.dir : dir.string(),
+                       o.only ? " --slice " + o.only->code() : "");
+}
+
 // Under mpirun, rank 0: hands each unit out, to the other ranks as they ask for one, once the
 // units it depends on are finished; every rank writes into the same directory.
 int schedule_build(Variant v, const egtb::BuildOptions& o) {
@@ -106,7 +117,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     std::vector<char> handed(n, 0), finished(n, 0);
     int built = 0, kept = 0;
     cluster::Job job;
-    job.text = "egtb build";
+    job.text = build_job_text(v, o);
     job.items = n;
     job.next = [&]() -> std::optional<std::size_t> {
         for (std::size_t i = 0; i < n; ++i)
@@ -190,8 +201,14 @@ int build(const cli::Args& args) {
         cluster::Worker w;
         try {
             with_variant(v, [&]<class R>(std::type_identity<R>) {
+                const std::string ours = build_job_text(v, o);
                 egtb::build_as_told<R>(o, {}, [&](std::uint64_t positions) {
-                    return w.next_item(positions);
+                    const auto item = w.next_item(positions);
+                    if (item && w.job() != ours)
+                        throw std::runtime_error("this rank was started as '" + ours +
+                                                 "', rank 0 as '" + w.job() +
+                                                 "': every rank must run the same build");
+                    return item;
                 });
                 return 0;
             });
