@@ -439,7 +439,7 @@ int perft_command(int argc, char** argv) {
         if (cluster::rank() > 0) return perft_worker(s);
         const int status = body();
         if (cluster::distributed()) {
-            cluster::print_times(s.times, "subtrees", "counting");
+            cluster::print_times(s.times, "subtrees", "counting", true);
             cluster::release_workers();
         }
         return status;

@@ -147,7 +147,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<cluster::RankTime> times;
     cluster::serve(job, times);
-    cluster::print_times(times, "units", "building");
+    cluster::print_times(times, "units", "building", false);
     cluster::release_workers();
     print_summary(v, o, built, kept,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

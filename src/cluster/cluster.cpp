@@ -295,11 +295,12 @@ void release_workers() {
     for (int r = 1; r < g_size; ++r) send_words(r, kEnd, {});
 }
 
-void print_times(const std::vector<RankTime>& times, const char* items, const char* busy) {
+void print_times(const std::vector<RankTime>& times, const char* items, const char* busy,
+                 bool rank0_works) {
     for (std::size_t r = 0; r < times.size(); ++r) {
         const RankTime& t = times[r];
         const std::string who = fmt::format("rank {} ({})", r, host(int(r)));
-        if (r == 0 && t.items == 0 && t.busy == 0)
+        if (r == 0 && !rank0_works)
             std::fputs(fmt::format("{}: hands out the work\n", who).c_str(), stderr);
         else
             std::fputs(fmt::format("{}: {} {}, {:.2f} s {}, {:.2f} s idle\n", who, t.items, items,

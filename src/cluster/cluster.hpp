@@ -59,7 +59,9 @@ void serve(const Job& job, std::vector<RankTime>& times);
 // Rank 0, when no job follows: the other ranks return from next_item() with nullopt.
 void release_workers();
 // One line per rank on standard error: "rank 1 (host): 12 subtrees, 3.1 s counting, 0.2 s idle".
-void print_times(const std::vector<RankTime>& times, const char* items, const char* busy);
+// `rank0_works`: rank 0 takes items too (perft); otherwise it only hands them out (egtb build).
+void print_times(const std::vector<RankTime>& times, const char* items, const char* busy,
+                 bool rank0_works);
 
 // Other ranks: the next item to work on, after sending rank 0 the value of the last one (none at
 // the first call); nullopt once rank 0 releases the workers. job() is the text of the item's job.
