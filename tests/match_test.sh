@@ -105,6 +105,49 @@ if [ "$status" -eq 0 ] && [ "$(grep -Ec '^LLR -?[0-9]+\.[0-9]{2} \[-2\.94, 2\.94
    grep -Eq '^(SPRT: no decision|H[01] accepted)' "$tmp/sprt.out"; then ok; else
   bad sprt "$(cat "$tmp/sprt.out" "$tmp/sprt.err")"; fi
 
+# Ctrl-C: the pairs finished are summed up (the summary line), one line on stderr says where the
+# games are, the PDN stays in FILE.tmp (FILE is never a half match), exit status 130; the signal
+# comes when the handler is long in place, under the sanitizers too.
+timeout --preserve-status -s INT 4 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
+  >"$tmp/int.out" 2>"$tmp/int.err"
+status=$?
+if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
+   grep -Eq "^dambit match: interrupted after [0-9]+ of 40 openings; their games are in $tmp/int.pdn.tmp\$" "$tmp/int.err" &&
+   [ -e "$tmp/int.pdn.tmp" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
+  bad interrupted "status $status: $(tail -2 "$tmp/int.out") $(cat "$tmp/int.err")"; fi
+
+# A DXP follower that refuses the game request ends the match (exit status 1, naming the code):
+# every game would repeat the request (each was scored a forfeit by the follower before).
+cat >"$tmp/refuser.py" <<'EOF2'
+import socket
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", 0))
+srv.listen(1)
+print(srv.getsockname()[1], flush=True)
+c, _ = srv.accept()
+c.settimeout(20)
+data = b""
+while b"\0" not in data:
+    chunk = c.recv(4096)
+    if not chunk:
+        break
+    data += chunk
+c.sendall(b"A" + b"refuser".ljust(32) + b"3\0")  # no game at all
+try:
+    while c.recv(4096):
+        pass
+except OSError:
+    pass
+EOF2
+coproc REFUSER { timeout 30 python3 "$tmp/refuser.py"; }
+read -r -t 10 rport <&"${REFUSER[0]}"
+run refused --variant international --b "dxp:127.0.0.1:$rport" --movetime 20 --openings 2
+if [ "$status" -eq 1 ] && grep -q "refused the game: code 3 (no game at all)" "$tmp/refused.err" &&
+   ! grep -q '^games ' "$tmp/refused.out"; then ok; else
+  bad refused "status $status: $(cat "$tmp/refused.out" "$tmp/refused.err")"; fi
+wait "$REFUSER_PID" 2>/dev/null
+
 # The Russian ballots: the first is I-1, a3-b4 ("ab4").
 run ballots --depth 2 --ballots russian --openings 1
 if [ "$status" -eq 0 ] && grep -q '^opening 1/1 I-1: ab4: A-B ' "$tmp/ballots.out" &&

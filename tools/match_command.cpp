@@ -487,12 +487,11 @@ int run(const cli::Args& args) {
     for (const auto* spec : {&spec_a, &spec_b})
         if (spec->kind == SideSpec::Kind::kDxp && rules.time.clocked() &&
             rules.time.base_ms % 60000 != 0)
-            std::fprintf(stderr,
-                         "dambit match: note: dxp:%s is asked for %lld minute(s), DXP's unit, not "
-                         "the %.3g s of --tc; unless it keeps to a move time of its own it may "
-                         "lose on time\n",
-                         spec->target.c_str(), (long long)((rules.time.base_ms + 59999) / 60000),
-                         double(rules.time.base_ms) / 1000.0);
+            cli::eprint("dambit match: note: dxp:{} is asked for {} minute(s), DXP's unit, not "
+                        "the {} s of --tc; unless it keeps to a move time of its own it may "
+                        "lose on time\n",
+                        spec->target, dxp::request_minutes(rules.time, rules.max_plies),
+                        cli::decimal_text(double(rules.time.base_ms) / 1000.0, 3));
     std::optional<play::SprtParams> sprt;
     if (const auto text = args.get("sprt")) {
         try {
@@ -608,6 +607,13 @@ int run(const cli::Args& args) {
     std::condition_variable ready;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
+    // Set when the match has its answer (an SPRT decision) or is interrupted: the games under way
+    // end before their next move and are thrown away, rather than played out for nothing.
+    std::atomic<bool> abandon{false};
+    rules.abandon = &abandon;
+    // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line.
+    cli::catch_stop_signals();
+    bool interrupted = false;
     std::exception_ptr failure;
     std::vector<std::thread> workers;
     for (auto& slot : slots)
@@ -638,8 +644,14 @@ int run(const cli::Args& args) {
         Pair pair;
         {
             std::unique_lock lock(mutex);
-            ready.wait(lock, [&] { return results[i].has_value() || failure; });
+            while (!ready.wait_for(lock, std::chrono::milliseconds(50),
+                                   [&] { return results[i].has_value() || failure; }))
+                if (cli::stop_requested()) break;
             if (failure) break;
+            if (!results[i]) {
+                interrupted = true;
+                break;
+            }
             pair = std::move(*results[i]);
             results[i].reset();
         }
@@ -695,9 +707,12 @@ int run(const cli::Args& args) {
         if (decided) break;
     }
     stop = true;
+    abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
-    if (pgn) {
+    if (pgn && interrupted) {
+        pdn_out.close();  // the games so far stay in FILE.tmp, as a killed match leaves them
+    } else if (pgn) {
         pdn_out.close();
         if (!pdn_out || std::rename((*pgn + ".tmp").c_str(), pgn->c_str()) != 0)
             throw std::runtime_error("cannot rename '" + *pgn + ".tmp' to '" + *pgn + "'");
@@ -743,8 +758,16 @@ int run(const cli::Args& args) {
     if (sprt && !decided)
         fmt::print("SPRT: no decision, LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(),
                    sprt->upper());
-    if (analyse) analyse_losses<R>(analysed, slots, engine_a, engine_b, limits, rules,
-                                   analyse_factor);
+    if (interrupted) {
+        cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
+                    openings.size(),
+                    pgn ? "; their games are in " + *pgn + ".tmp" : std::string());
+        return 130;
+    }
+    if (analyse) {
+        abandon = false;  // the analysis plays positions of its own
+        analyse_losses<R>(analysed, slots, engine_a, engine_b, limits, rules, analyse_factor);
+    }
     return 0;
 }
 

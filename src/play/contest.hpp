@@ -104,7 +104,9 @@ Game<R> play_contest_game(Contestant<R>& white, Contestant<R>& black, const Posi
 template <class R>
 std::array<Game<R>, 2> play_contest_pair(Contestant<R>& a, Contestant<R>& b,
                                          const Position<R>& opening, const GameRules& rules) {
-    return {play_contest_game<R>(a, b, opening, rules), play_contest_game<R>(b, a, opening, rules)};
+    Game<R> first = play_contest_game<R>(a, b, opening, rules);
+    if (rules.abandoned()) return {first, first};  // thrown away: no second game
+    return {std::move(first), play_contest_game<R>(b, a, opening, rules)};
 }
 
 }  // namespace dambit::play

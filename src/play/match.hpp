@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -177,6 +178,10 @@ using TimedPlayer = std::function<Move<typename R::Geometry>(
 struct GameRules {
     int max_plies = 200;
     TimeControl time;
+    // When set and true, a game under way ends before its next move, unfinished (a match that
+    // has its answer, or was interrupted, throws such games away).
+    const std::atomic<bool>* abandon = nullptr;
+    bool abandoned() const { return abandon && abandon->load(); }
 };
 
 // A game that ends before its first move because `loser` cannot play it.
@@ -210,6 +215,11 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         game.reason = std::move(reason);
     };
     for (;;) {
+        if (rules.abandoned()) {
+            game.ending = Ending::kMaxPlies;
+            game.reason = "abandoned";
+            break;
+        }
         if (const auto ending = g.rules_ending(rules.max_plies, legal)) {
             game.ending = *ending;
             if (*ending == Ending::kNoMove) game.winner = ~p.side;

@@ -12,8 +12,10 @@
 // connects again.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -24,6 +26,19 @@
 #include "search/line.hpp"
 
 namespace dambit::dxp {
+
+// The minutes of a game request for a match's time rules: the clock's base rounded up, or with a
+// move time, enough for max_plies such moves and a minute; within DXP's three digits (1..999).
+inline int request_minutes(const play::TimeControl& time, int max_plies) {
+    std::int64_t minutes = 0;
+    if (time.clocked())
+        minutes = (time.base_ms + 59999) / 60000;
+    else if (time.movetime_ms > 0)
+        minutes = time.movetime_ms / 60000 >= 999 / std::max(max_plies, 1)
+                      ? 999
+                      : (time.movetime_ms * max_plies + 59999) / 60000 + 1;
+    return int(std::clamp<std::int64_t>(minutes, 1, 999));
+}
 
 class DxpContestant final : public play::Contestant<International> {
     using G = International::Geometry;
@@ -55,13 +70,9 @@ public:
                 throw play::PlayerFailure(fmt::format("cannot connect again: {}", e.what()));
             }
         }
-        int minutes = 0;
-        if (time.clocked())
-            minutes = int((time.base_ms + 59999) / 60000);
-        else if (time.movetime_ms > 0)
-            minutes = int((time.movetime_ms * max_plies_ + 59999) / 60000) + 1;
         try {
-            peer_ = client_->start_game(opening, colour, minutes, 0, 10000);
+            peer_ = client_->start_game(opening, colour, request_minutes(time, max_plies_), 0,
+                                        10000);
         } catch (const DxpFailure& f) {
             drop_if_broken(f);
             ended_by_peer_ = true;  // no game to end

@@ -277,8 +277,9 @@ std::string DxpClient::start_game(const Board& p, Color follower_colour, int min
         if (in.kind != Incoming::Kind::kMessage) throw DxpFailure(in.reason).unusable();
         if (const auto* a = std::get_if<GameAccept>(&in.message)) {
             if (a->code != '0')
-                throw DxpFailure("follower '" + a->follower + "' refused the game: code " +
-                                 std::string(1, a->code) + " (" + refusal_meaning(a->code) + ")");
+                throw DxpRefused("follower '" + printable(a->follower, kMaxMessage) +
+                                 "' refused the game: code " + std::string(1, a->code) + " (" +
+                                 refusal_meaning(a->code) + ")");
             st.in_game = true;
             return peer_name(a->follower);
         }

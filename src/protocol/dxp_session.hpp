@@ -44,6 +44,13 @@ private:
     bool usable_ = true;
 };
 
+// The follower refused the game (GAMEACC with a code other than '0'): not a failure of one game
+// but of the whole request, which every game repeats. what() is a one-line reason.
+class DxpRefused : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 struct ClientState;
 
 // dambit as initiator: one connection, several games.
@@ -59,7 +66,8 @@ public:
     // Sends GAMEREQ (starting position 'A' when p is the start position with White to move,
     // otherwise 'B' with p) for `minutes` of thinking time per side for `moves` moves (0 = the
     // whole game), and waits up to timeout_ms for GAMEACC. Returns the follower's name; throws
-    // DxpFailure when the follower refuses (the message gives its code), times out or fails.
+    // DxpRefused when the follower refuses (the message gives its code), DxpFailure when it times
+    // out or fails.
     // CHAT and a late GAMEEND of the previous game are skipped.
     std::string start_game(const Board& p, Color follower_colour, int minutes, int moves,
                            int timeout_ms);
