@@ -116,6 +116,12 @@ if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
    [ -e "$tmp/int.pdn.tmp" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
   bad interrupted "status $status: $(tail -2 "$tmp/int.out") $(cat "$tmp/int.err")"; fi
 
+# A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
+# handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
+run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1
+if [ "$status" -eq 1 ] && grep -q "the engine does not play international (its variants: russian)" "$tmp/novariant.err"; then
+  ok; else bad novariant "status $status: $(cat "$tmp/novariant.out" "$tmp/novariant.err")"; fi
+
 # A DXP follower that refuses the game request ends the match (exit status 1, naming the code):
 # every game would repeat the request (each was scored a forfeit by the follower before).
 cat >"$tmp/refuser.py" <<'EOF2'

@@ -213,14 +213,22 @@ private:
             }
         }
         if (has_variant) {
-            // The first of our names it lists; dambit's own when it lists none of them.
+            // The first of our names it lists; dambit's own when it lists none (no values). An
+            // engine that lists variants, none of them ours, cannot play the match.
             const auto names = variant_names();
             std::string chosen = names.front();
+            bool listed = offered.empty();
             for (const auto& n : names)
                 if (std::find(offered.begin(), offered.end(), n) != offered.end()) {
                     chosen = n;
+                    listed = true;
                     break;
                 }
+            if (!listed) {
+                std::string list;
+                for (const auto& o : offered) list += (list.empty() ? "" : " ") + o;
+                fail(fmt::format("the engine does not play {} (its variants: {})", R::kName, list));
+            }
             send(fmt::format("set-param name=variant value={}", chosen));
         }
         send("init");
