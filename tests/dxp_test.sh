@@ -160,7 +160,7 @@ assert expect(s, "A", "game 2")[-1] == "0"
 s.sendall(b"M0001393300\0")                          # 39-33
 mv = expect(s, "M", "the server's capture")
 assert mv[5:] == "28390133", mv                      # 28x39, taking 33
-s.settimeout(0.5)
+s.settimeout(0.2)                                    # (the server waits a second for it)
 try:
     early = read_msg(s)                              # nothing before our GAMEEND
 except socket.timeout:

@@ -142,6 +142,8 @@ if [ -e "$dir/m.dat.part" ]; then
   cp "$dir/h.dbw" "$dir/cur.dbw"
   expect_error other-weights 2 "was begun with other settings" -- \
     selfplay --variant russian --nodes 300 --games 300 --seed 12 --eval "$dir/cur.dbw" --out "$dir/m.dat"
+else
+  bad "other-weights: the selfplay run was not stopped midway (no m.dat.part)"
 fi
 
 # The hand model: 37 hand-made weights (2 material, 20 advancement, 3, 10 runaway, 2 king), 3 king

@@ -138,7 +138,8 @@ err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" "${egtb[@]}" --dir "$work/egA" :
 status=$?
 if [ "$status" -ne 0 ] &&
    grep -q "this rank was started as 'egtb build --variant russian --pieces 4 --dtw 4 --dir $work/egB', rank 0 as '.*--dir $work/egA': every rank must run the same build" <<<"$err" &&
-   [ -z "$(ls "$work/egB" 2>/dev/null)" ]; then ok; else bad "egtb: ranks with other options: status $status, $err"; fi
+   [ -z "$(ls "$work/egB" 2>/dev/null)" ] && [ -z "$(ls "$work/egA" 2>/dev/null)" ]; then ok; else
+  bad "egtb: ranks with other options: status $status, $err"; fi
 # A usage error on one rank only (its machine's memory, here a --hash no machine has) is said by
 # that rank, naming itself.
 err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" perft --depth 9 : -n 1 "$dambit" perft --depth 9 --hash 1048576 2>&1 >/dev/null)

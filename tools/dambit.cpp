@@ -59,9 +59,6 @@ void usage(std::FILE* out) {
              "\nvariants: russian (default), czech, brazilian, pool, english, international\n");
 }
 
-// The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
-// (cluster/cluster.hpp), any other subcommand runs on rank 0 alone. Usage errors are the same on
-// every rank, so only rank 0 prints them.
 // A usage error is the same on every rank of mpirun, and rank 0's one line says it. A rank
 // whose own machine refuses what rank 0 took (a directory it cannot write, a table beyond its
 // memory) says it itself, naming itself, after the moment in which rank 0, failing alike, would
@@ -76,6 +73,8 @@ void usage_error(const char* command, const std::string& message, bool quiet) {
              dambit::cluster::host(dambit::cluster::rank()), message);
 }
 
+// The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
+// (cluster/cluster.hpp), any other subcommand runs on rank 0 alone.
 int run(int argc, char** argv) {
     const bool quiet = dambit::cluster::rank() > 0;
     if (argc < 2) {

@@ -15,6 +15,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/file_io.hpp"
 #include "learn/selfplay.hpp"
 #include "search/weights.hpp"
 
@@ -104,9 +105,9 @@ int run(const cli::Args& args) {
 
     std::vector<learn::Sample> kept;
     learn::DataHeader header{std::string(R::kName), seed, s.text()};
-    if (header.settings.size() > learn::kSettingsBytes)
+    if (header.settings.size() > file_io::kSettingsBytes)
         throw cli::UsageError("the settings '" + header.settings + "' do not fit the file's header (" +
-                              std::to_string(learn::kSettingsBytes) + " bytes)");
+                              std::to_string(file_io::kSettingsBytes) + " bytes)");
     std::unique_ptr<learn::DataWriter> writer;
     try {
         writer = std::make_unique<learn::DataWriter>(*out, header, kept);

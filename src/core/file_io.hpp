@@ -50,7 +50,8 @@ inline std::string unpadded(const char* p, std::size_t n) {
 
 // The 128-byte header of these formats: an 8-byte magic, the format version and the record size
 // (u32 each), the variant's name (16 bytes), a u64 (the selfplay seed; 0 in books) and the
-// settings text (88 bytes).
+// settings text (kSettingsBytes).
+inline constexpr std::size_t kSettingsBytes = 88;
 struct Header {
     std::string variant;
     std::uint64_t number = 0;
@@ -65,7 +66,7 @@ inline std::string header_bytes(const char (&magic)[8], std::uint32_t version,
     put(out, record_size);
     out += padded(h.variant, 16);
     put(out, h.number);
-    out += padded(h.settings, 88);
+    out += padded(h.settings, kSettingsBytes);
     return out;
 }
 
@@ -81,7 +82,7 @@ inline Header parse_header(const std::string& bytes, const std::string& path,
         throw std::runtime_error(path + ": " + kind + " file version " + std::to_string(v) +
                                  " (this dambit reads " + std::to_string(version) + ")");
     return {unpadded(bytes.data() + 16, 16), get<std::uint64_t>(bytes.data() + 32),
-            unpadded(bytes.data() + 40, 88)};
+            unpadded(bytes.data() + 40, kSettingsBytes)};
 }
 
 // Throws std::runtime_error("cannot read 'PATH': REASON") unless PATH names something that can be

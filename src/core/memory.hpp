@@ -27,7 +27,18 @@ inline std::int64_t meminfo_kb(const std::string& key) {
     return -1;
 }
 
+// The value of `key` in a cgroup's memory.stat (bytes), or 0.
+inline std::int64_t stat_value(const char* path, const std::string& key) {
+    std::ifstream in(path);
+    std::string name;
+    std::int64_t value = 0;
+    while (in >> name >> value)
+        if (name == key) return value;
+    return 0;
+}
+
 // A cgroup's memory limit less its use, in bytes (cgroup v2, then v1), or -1 without a limit.
+// The use leaves out the inactive page cache, which the kernel takes back before it fails.
 inline std::int64_t cgroup_room() {
     const auto read = [](const char* path) -> std::int64_t {
         std::ifstream in(path);
@@ -39,13 +50,19 @@ inline std::int64_t cgroup_room() {
             return -1;
         }
     };
-    for (const auto& [limit, usage] :
-         {std::pair{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"},
-          std::pair{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                    "/sys/fs/cgroup/memory/memory.usage_in_bytes"}}) {
-        const std::int64_t l = read(limit), u = read(usage);
+    struct Files {
+        const char *limit, *usage, *stat, *inactive;
+    };
+    for (const Files& f :
+         {Files{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
+                "/sys/fs/cgroup/memory.stat", "inactive_file"},
+          Files{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                "/sys/fs/cgroup/memory/memory.usage_in_bytes", "/sys/fs/cgroup/memory/memory.stat",
+                "total_inactive_file"}}) {
+        const std::int64_t l = read(f.limit), u = read(f.usage);
         // v1 writes "no limit" as a number near 2^63.
-        if (l > 0 && u >= 0 && l < (std::int64_t(1) << 60)) return std::max<std::int64_t>(0, l - u);
+        if (l > 0 && u >= 0 && l < (std::int64_t(1) << 60))
+            return std::max<std::int64_t>(0, l - std::max<std::int64_t>(0, u - stat_value(f.stat, f.inactive)));
     }
     return -1;
 }
@@ -54,7 +71,7 @@ inline std::int64_t cgroup_room() {
 
 // The memory and swap this process can have now, in MB: what the kernel counts available
 // (MemAvailable, which the page cache gives back, and free swap), within the container's
-// limit when it has one; 0 when the system does not say.
+// limit when it has one; -1 when the system does not say.
 inline std::int64_t memory_and_swap_megabytes() {
     std::int64_t mb = 0;
     const std::int64_t available = memory_detail::meminfo_kb("MemAvailable");
@@ -62,7 +79,7 @@ inline std::int64_t memory_and_swap_megabytes() {
         mb = (available + std::max<std::int64_t>(0, memory_detail::meminfo_kb("SwapFree"))) >> 10;
     } else {
         struct sysinfo si {};
-        if (::sysinfo(&si) != 0) return 0;
+        if (::sysinfo(&si) != 0) return -1;
         mb = std::int64_t((std::uint64_t(si.freeram) + si.bufferram + si.freeswap) * si.mem_unit >> 20);
     }
     if (const std::int64_t room = memory_detail::cgroup_room(); room >= 0)
@@ -75,7 +92,7 @@ inline std::int64_t memory_and_swap_megabytes() {
 // one), or empty when they fit or the system does not say.
 inline std::string beyond_memory(std::int64_t mb, std::int64_t copies = 1) {
     const std::int64_t total = memory_and_swap_megabytes();
-    if (total == 0 || mb * copies <= total) return {};
+    if (total < 0 || mb * copies <= total) return {};
     std::string why = "more than the " + std::to_string(total) +
                       " MB of memory and swap available on this machine";
     if (copies > 1) why += ", for the " + std::to_string(copies) + " tables this run makes";

@@ -39,7 +39,6 @@ struct DataHeader {
 };
 
 inline constexpr std::uint32_t kDataVersion = 1;
-inline constexpr std::size_t kSettingsBytes = 88;  // the header's settings text, at most
 
 // Appends blocks to FILE.part; finish() writes the DONE block and renames FILE.part to FILE.
 class DataWriter {

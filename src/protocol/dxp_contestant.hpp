@@ -34,9 +34,9 @@ inline int request_minutes(const play::TimeControl& time, int max_plies) {
     if (time.clocked())
         minutes = (time.base_ms + 59999) / 60000;
     else if (time.movetime_ms > 0)
-        minutes = time.movetime_ms / 60000 >= 999 / std::max(max_plies, 1)
-                      ? 999
-                      : (time.movetime_ms * max_plies + 59999) / 60000 + 1;
+        minutes = (std::min<std::int64_t>(time.movetime_ms, 999 * 60000) * max_plies + 59999) /
+                      60000 +
+                  1;  // at most 999 minutes * 100000 plies: no overflow
     return int(std::clamp<std::int64_t>(minutes, 1, 999));
 }
 
@@ -111,7 +111,10 @@ public:
     void end_game(const play::Game<International>& game, Color colour) override {
         if (!client_ || ended_by_peer_) return;
         // The result from our side: we are the peer's opponent.
-        const char reason = !game.winner ? '2' : *game.winner == colour ? '1' : '3';
+        const char reason = game.reason == "abandoned" ? '0'  // thrown away: no result
+                            : !game.winner             ? '2'
+                            : *game.winner == colour   ? '1'
+                                                       : '3';
         try {
             // The other side's move that ended the game by the rules (the peer left without a
             // move, a repetition, a draw rule) goes to the peer first, as every move before it

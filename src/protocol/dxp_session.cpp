@@ -184,6 +184,12 @@ const char* refusal_meaning(char code) {
     }
 }
 
+// "'NAME' refused the game: code C (what C means)".
+std::string refusal_text(const GameAccept& a) {
+    return "'" + printable(a.follower, kMaxMessage) + "' refused the game: code " +
+           std::string(1, a.code) + " (" + refusal_meaning(a.code) + ")";
+}
+
 // Both sides' clocks: `period_ms` for `moves` moves (0: the whole game), measured here.
 struct Clocks {
     bool on = false;
@@ -277,9 +283,7 @@ std::string DxpClient::start_game(const Board& p, Color follower_colour, int min
         if (in.kind != Incoming::Kind::kMessage) throw DxpFailure(in.reason).unusable();
         if (const auto* a = std::get_if<GameAccept>(&in.message)) {
             if (a->code != '0')
-                throw DxpRefused("follower '" + printable(a->follower, kMaxMessage) +
-                                 "' refused the game: code " + std::string(1, a->code) + " (" +
-                                 refusal_meaning(a->code) + ")");
+                throw DxpRefused("follower " + refusal_text(*a));
             st.in_game = true;
             return peer_name(a->follower);
         }
@@ -618,10 +622,7 @@ std::string Session::run(int& game_counter, int max_games) {
                 if (const auto* a = std::get_if<GameAccept>(&in.message)) {
                     // A refusal ends the session: every game asked for has the same time and
                     // start position (no GAMEEND: there is no game to end).
-                    if (a->code != '0')
-                        return "peer '" + printable(a->follower, kMaxMessage) +
-                               "' refused the game: code " + std::string(1, a->code) + " (" +
-                               refusal_meaning(a->code) + ")";
+                    if (a->code != '0') return "peer " + refusal_text(*a);
                     s.peer = peer_name(a->follower);
                     accepted = true;
                 } else if (const auto* c = std::get_if<Chat>(&in.message)) {

@@ -389,7 +389,9 @@ void announce(Output& out, const Params& p) {
 }
 
 // Applies set-param; throws ParseError naming a bad name or value.
-void set_param(Params& p, const Line& line) {
+// `held_mb`: the table of the engine in use, which a new one replaces (it is freed first), so
+// it counts as memory available.
+void set_param(Params& p, const Line& line, std::size_t held_mb) {
     const std::string* name = line.get("name");
     const std::string* value = line.get("value");
     if (!name) throw ParseError("set-param without name");
@@ -413,7 +415,8 @@ void set_param(Params& p, const Line& line) {
         const long mb = integer("hash");
         // A table the machine cannot hold is refused here: `init` would fail on it, and a GUI
         // waits for `ready`.
-        if (const std::string why = beyond_memory(mb); !why.empty())
+        if (const std::string why = beyond_memory(mb - std::min<long>(mb, long(held_mb)));
+            !why.empty())
             throw ParseError(fmt::format("bad value '{}' for {} ({})", *value, *name, why));
         p.hash = std::size_t(mb);
     } else if (*name == "threads") {
@@ -464,7 +467,10 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                     session = make_session(params, out);
                     break;
                 } catch (const std::bad_alloc&) {
-                    if (params.hash <= 1) throw;
+                    if (params.hash <= 1) {
+                        params.hash = asked;
+                        throw;
+                    }
                     params.hash /= 2;
                 }
             }
@@ -543,7 +549,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             } else if (c == "set-param") {
                 const std::string before = params.variant;
                 const Params old = params;
-                set_param(params, line);
+                set_param(params, line, session ? params.hash : 0);
                 // Tables turned off after a failure are opened again when `egtb` is set, to the
                 // same directory too (its files mended or rebuilt meanwhile).
                 const std::string* name = line.get("name");
@@ -566,8 +572,13 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             } else if (c == "new-game") {
                 current().new_game();
             } else if (c == "pos") {
-                pos_refused = true;
-                current().set_position(line);
+                Session& s = current();
+                try {
+                    s.set_position(line);
+                } catch (const ParseError&) {
+                    pos_refused = true;
+                    throw;
+                }
                 pending_pos = line;
                 pos_refused = false;
             } else if (c == "level") {

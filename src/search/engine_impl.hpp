@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -177,26 +178,34 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
         }
     };
     std::vector<std::thread> helpers;
+    helpers.reserve(workers.size());  // no reallocation throwing with threads running
     for (std::size_t i = 1; i < workers.size(); ++i) {
         try {
             helpers.emplace_back([&, i] { guarded(i, [](const Iteration<G>&) {}); });
-        } catch (const std::system_error& e) {
+        } catch (const std::exception& e) {  // std::system_error, or no memory for a stack
             // The system gives no more threads (a process or memory limit): the engine keeps
             // the threads it could start, from this search on, which starts again with them.
             s.stop.store(true);
+            s.first_done.store(true);  // the helpers started wait for it
+            s.first_done.notify_all();
             for (auto& t : helpers) t.join();
             const std::size_t wanted = workers.size();
             workers.resize(i);
+            const std::string warning = "only " + std::to_string(i) + " of the " +
+                                        std::to_string(wanted) +
+                                        " search threads could be started (" + e.what() +
+                                        "): searching with " + std::to_string(i);
             if (callbacks.warning)
-                callbacks.warning("only " + std::to_string(i) + " of the " +
-                                  std::to_string(wanted) +
-                                  " search threads could be started (" + e.what() +
-                                  "): searching with " + std::to_string(i));
+                callbacks.warning(warning);
+            else  // a match or a DXP game: the user must see it all the same
+                std::fprintf(stderr, "dambit: %s\n", warning.c_str());
             return go(root, history, limits, callbacks);
         }
     }
     guarded(0, report);
     s.stop.store(true);
+    s.first_done.store(true);  // helpers still waiting for the main worker's first ply wake
+    s.first_done.notify_all();
     for (auto& t : helpers) t.join();
     if (failure) std::rethrow_exception(failure);
 

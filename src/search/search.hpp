@@ -979,9 +979,9 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
 
     const Limits& lim = s_.limits;
     const bool timed = lim.movetime_ms || lim.time_ms || lim.nodes;
-    // Helpers leave the cores to the main worker until it has a move (Shared::first_done).
-    while (id_ != 0 && !s_.first_done.load(std::memory_order_acquire) && !stopped())
-        std::this_thread::yield();
+    // Helpers leave the cores to the main worker until it has a move (Shared::first_done; go()
+    // sets it too once the main worker has returned, so a helper never waits for ever).
+    if (id_ != 0) s_.first_done.wait(false, std::memory_order_acquire);
     Score previous = 0;
     // For Tuning::adaptive_time: the changes of the best move (the last iteration's counts 1,
     // each earlier one half as much), and how much lower the last score was than the one before.
@@ -1061,7 +1061,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         result_.depth = depth;
         result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
         if (id_ != 0) continue;
-        s_.first_done.store(true, std::memory_order_release);
+        if (!s_.first_done.exchange(true, std::memory_order_release)) s_.first_done.notify_all();
 
         Iteration<G> it;
         it.depth = depth;
