@@ -115,14 +115,16 @@ expect_lines solve-file-refuted $? 1 "$got" \
   '^solved 0, wrong 1, unsolved 1, time '
 # Ctrl-C during a proof: the positions done are printed with the summary of them, then one line
 # on stderr, exit status 130. The start position is far beyond a proof in three seconds
-# (the signal comes when the handler is long in place, under the sanitizers too).
+# (the signal comes when the handler is long in place, under the sanitizers too). timeout runs
+# with --foreground in every such test: without it, it sends the signal again to its process
+# group, and that second signal ends the program at once, as a second Ctrl-C does.
 printf 'W:WK42:B22\twin 7\nW:W31-50:B1-20\n' >"$sfile"
-got_int=$(timeout --preserve-status -s INT 3 "$dambit" solve --variant international --file "$sfile" 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" solve --variant international --file "$sfile" 2>"$sfile.err")
 if [ $? -eq 130 ] && grep -q '^W:WK42:B22	win in 7 plies	solved' <<<"$got_int" &&
    grep -q '^solved 1, wrong 0, unsolved 0, time' <<<"$got_int" &&
    [ "$(cat "$sfile.err")" = 'dambit solve: interrupted at W:W31-50:B1-20; the summary counts the positions before it' ]; then
   pass=$((pass + 1)); else echo "FAIL solve-interrupted: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
-got_int=$(timeout --preserve-status -s INT 3 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
 status=$?
 if [ $status -eq 130 ] && [ -z "$got_int" ] &&
    grep -Eq '^dambit solve: interrupted after [0-9.]+ s; nothing proven$' "$sfile.err"; then

@@ -273,25 +273,7 @@ usage name-tab "bad value 'a.x09b' for --name" --connect 127.0.0.1:1 --games 1 -
 
 # (e) an initiator whose game is refused failed at its job: exit status 1, the reason on stderr
 # (it said "summary: 0 games" and exited 0).
-cat >"$tmp/refuser.py" <<'EOF'
-import socket
-srv = socket.socket()
-srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(("127.0.0.1", 0))
-srv.listen(1)
-print(srv.getsockname()[1], flush=True)
-c, _ = srv.accept()
-c.settimeout(10)
-data = b""
-while b"\0" not in data:
-    chunk = c.recv(4096)
-    if not chunk:
-        break
-    data += chunk
-c.sendall(b"A" + b"refuser".ljust(32) + b"2\0")  # refused
-c.close()
-EOF
-coproc REFUSER { timeout 30 python3 "$tmp/refuser.py"; }
+coproc REFUSER { timeout 30 python3 "$(dirname "$0")/dxp_refuser.py" 2; }
 refuser_pid=$REFUSER_PID
 read -r -t 10 rport <&"${REFUSER[0]}"
 err=$(timeout 20 "$dambit" dxp --connect "127.0.0.1:$rport" --games 1 --movetime 20 2>&1 >/dev/null)

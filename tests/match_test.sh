@@ -108,7 +108,7 @@ if [ "$status" -eq 0 ] && [ "$(grep -Ec '^LLR -?[0-9]+\.[0-9]{2} \[-2\.94, 2\.94
 # Ctrl-C: the pairs finished are summed up (the summary line), one line on stderr says where the
 # games are, the PDN stays in FILE.tmp (FILE is never a half match), exit status 130; the signal
 # comes when the handler is long in place, under the sanitizers too.
-timeout --preserve-status -s INT 4 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
+timeout --foreground --preserve-status -s INT 4 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
   >"$tmp/int.out" 2>"$tmp/int.err"
 status=$?
 if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
@@ -124,29 +124,7 @@ if [ "$status" -eq 1 ] && grep -q "the engine does not play international (its v
 
 # A DXP follower that refuses the game request ends the match (exit status 1, naming the code):
 # every game would repeat the request (each was scored a forfeit by the follower before).
-cat >"$tmp/refuser.py" <<'EOF2'
-import socket
-srv = socket.socket()
-srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-srv.bind(("127.0.0.1", 0))
-srv.listen(1)
-print(srv.getsockname()[1], flush=True)
-c, _ = srv.accept()
-c.settimeout(20)
-data = b""
-while b"\0" not in data:
-    chunk = c.recv(4096)
-    if not chunk:
-        break
-    data += chunk
-c.sendall(b"A" + b"refuser".ljust(32) + b"3\0")  # no game at all
-try:
-    while c.recv(4096):
-        pass
-except OSError:
-    pass
-EOF2
-coproc REFUSER { timeout 30 python3 "$tmp/refuser.py"; }
+coproc REFUSER { timeout 30 python3 "$(dirname "$0")/dxp_refuser.py" 3; }
 read -r -t 10 rport <&"${REFUSER[0]}"
 run refused --variant international --b "dxp:127.0.0.1:$rport" --movetime 20 --openings 2
 if [ "$status" -eq 1 ] && grep -q "refused the game: code 3 (no game at all)" "$tmp/refused.err" &&

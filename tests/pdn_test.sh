@@ -207,7 +207,7 @@ expect analyse-game-range 2 '' "dambit pdn: no game 2 in 'russian-game.pdn' (it 
 expect analyse-no-file 2 '' 'dambit pdn: analyse: no FILE given' -- pdn analyse --depth 2
 # Ctrl-C: one line, exit status 130, neither OUT nor OUT.tmp left (17 plies of 200 ms: game 1
 # is under way after two seconds, the signal handler long in place).
-timeout --preserve-status -s INT 2 "$dambit" pdn analyse russian-game.pdn --movetime 200 \
+timeout --foreground --preserve-status -s INT 2 "$dambit" pdn analyse russian-game.pdn --movetime 200 \
   --pdn "$work/int.pdn" >/dev/null 2>"$work/int.err"
 status=$?
 if [ "$status" -eq 130 ] && [ ! -e "$work/int.pdn" ] && [ ! -e "$work/int.pdn.tmp" ] &&
