@@ -125,12 +125,13 @@ if [ "$status" -eq 1 ] && grep -q "the engine does not play international (its v
 # A DXP follower that refuses the game request ends the match (exit status 1, naming the code):
 # every game would repeat the request (each was scored a forfeit by the follower before).
 coproc REFUSER { timeout 30 python3 "$(dirname "$0")/dxp_refuser.py" 3; }
+refuser_pid=$REFUSER_PID  # bash unsets REFUSER_PID once the coprocess has ended
 read -r -t 10 rport <&"${REFUSER[0]}"
 run refused --variant international --b "dxp:127.0.0.1:$rport" --movetime 20 --openings 2
 if [ "$status" -eq 1 ] && grep -q "refused the game: code 3 (no game at all)" "$tmp/refused.err" &&
    ! grep -q '^games ' "$tmp/refused.out"; then ok; else
   bad refused "status $status: $(cat "$tmp/refused.out" "$tmp/refused.err")"; fi
-wait "$REFUSER_PID" 2>/dev/null
+wait "$refuser_pid" 2>/dev/null
 
 # The Russian ballots: the first is I-1, a3-b4 ("ab4").
 run ballots --depth 2 --ballots russian --openings 1
