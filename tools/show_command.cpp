@@ -2,16 +2,15 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <map>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
-#include "core/key.hpp"
 #include "core/notation.hpp"
-#include "search/draw.hpp"
+#include "play/match.hpp"
 #include "show/diagram.hpp"
 
 namespace dambit {
@@ -43,17 +42,13 @@ int run(const cli::Args& args) {
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
     std::optional<Move<G>> last;
     std::string played;
-    // The game's positions (for the third repetition) and its draw counters (RULES.md §5).
-    std::map<std::uint64_t, int> seen{{position_key(p), 1}};
-    search::DrawCounters counters;
+    // The game so far, for the draw rules (RULES.md §5), as a match judges its games.
+    play::GameState<R> game(p);
     if (const auto moves = args.get("moves")) {
-        Position<R> q = p;
         for (const auto& pm : play_line<R>(p, *moves)) {
             played += (played.empty() ? "" : " ") + move_text<R>(pm);
             last = pm.move;
-            counters = counters.after(q, pm.move);
-            q = q.play(pm.move);
-            ++seen[position_key(q)];
+            game.play(pm);
         }
     }
     const bool flip = args.has("flip");
@@ -71,15 +66,15 @@ int run(const cli::Args& args) {
     const char* side = p.side == Color::kWhite ? "White" : "Black";
     fmt::print("{} to move: {}\n", side, to_fen<R>(p));
     FixedList<PathMove<G>, kMaxMoves> list;
-    generate_paths<R>(p, list);
-    if (list.empty()) {
+    const auto ending = game.rules_ending(std::numeric_limits<int>::max(), list);
+    if (ending == play::Ending::kNoMove) {
         fmt::print("No legal move: {} has lost.\n", side);
         return 0;
     }
     // A game over by the draw rules: said, and the moves listed all the same (for analysis).
-    if (seen[position_key(p)] >= 3)
+    if (ending == play::Ending::kRepetition)
         fmt::print("Drawn: this position has occurred three times.\n");
-    else if (search::drawn_by_counters(p, counters))
+    else if (ending == play::Ending::kDrawRule)
         fmt::print("Drawn by the move-count rules.\n");
     std::string moves;
     for (const auto& pm : list) moves += " " + move_text<R>(pm);
