@@ -175,6 +175,9 @@ template <class R>
 using TimedPlayer = std::function<Move<typename R::Geometry>(
     const Position<R>& p, const std::vector<Position<R>>& history, const Turn<R>& turn)>;
 
+// The reason of a game a match abandoned (GameRules::abandon).
+inline constexpr std::string_view kAbandoned = "abandoned";
+
 struct GameRules {
     int max_plies = 200;
     TimeControl time;
@@ -217,7 +220,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
     for (;;) {
         if (rules.abandoned()) {
             game.ending = Ending::kMaxPlies;
-            game.reason = "abandoned";
+            game.reason = kAbandoned;
             break;
         }
         if (const auto ending = g.rules_ending(rules.max_plies, legal)) {

@@ -111,7 +111,7 @@ public:
     void end_game(const play::Game<International>& game, Color colour) override {
         if (!client_ || ended_by_peer_) return;
         // The result from our side: we are the peer's opponent.
-        const char reason = game.reason == "abandoned" ? '0'  // thrown away: no result
+        const char reason = game.reason == play::kAbandoned ? '0'  // thrown away: no result
                             : !game.winner             ? '2'
                             : *game.winner == colour   ? '1'
                                                        : '3';
