@@ -516,6 +516,34 @@ for cmd in "search --depth 1" "perft --depth 1" "solve --fen W:Wa1,c1:Ba3"; do
     "^dambit ${cmd%% *}: bad value '1048576' for --hash \(more than the [0-9]+ MB of memory and swap available on this machine\)\$" -- \
     $cmd --hash 1048576
 done
+# In a container the memory is its cgroup's limit, which may be set on a parent of the cgroup the
+# program runs in (the machine's memory is far larger): --hash above the limit is refused by name,
+# not killed by the kernel (it was, when only the cgroup mount's root was read). Made here as a
+# cgroup with a 300 MB limit and a child without one that the command runs in; skipped where this
+# user cannot make cgroups.
+cg=""
+if [ -w /sys/fs/cgroup/memory ] && mkdir "/sys/fs/cgroup/memory/dambit-test-$$" 2>/dev/null; then
+  cg=/sys/fs/cgroup/memory/dambit-test-$$
+  echo $((300 << 20)) > "$cg/memory.limit_in_bytes" && mkdir "$cg/inner" || cg=""
+elif [ -w /sys/fs/cgroup/cgroup.subtree_control ] && grep -qw memory /sys/fs/cgroup/cgroup.subtree_control &&
+     mkdir "/sys/fs/cgroup/dambit-test-$$" 2>/dev/null; then
+  cg=/sys/fs/cgroup/dambit-test-$$
+  { echo $((300 << 20)) > "$cg/memory.max" && echo +memory > "$cg/cgroup.subtree_control" &&
+    mkdir "$cg/inner"; } || cg=""
+fi
+if [ -n "$cg" ]; then
+  printf '#!/bin/sh\necho $$ > %s/inner/cgroup.procs || exit 99\nexec %s "$@"\n' "$cg" "$dambit" > "$fx/in-cgroup"
+  chmod +x "$fx/in-cgroup"
+  real_dambit=$dambit dambit=$fx/in-cgroup
+  check hash-memory-cgroup 2 '^$' \
+    "^dambit search: bad value '1000' for --hash \(more than the ([0-9]|[0-9][0-9]|[12][0-9][0-9]|300) MB of memory and swap available on this machine\)\$" -- \
+    search --depth 1 --hash 1000
+  check hash-within-cgroup 0 '^bestmove ' '^$' -- search --depth 1 --hash 64
+  dambit=$real_dambit
+  rmdir "$cg/inner" "$cg" 2>/dev/null
+else
+  echo "cli_test: no memory cgroup can be made here; the container limit checks are skipped"
+fi
 # The tables of one run together: a size each within the machine's memory, but not twice over
 # (selfplay makes one a thread, match two a game played at once).
 total_mb=$(awk '/^(MemTotal|SwapTotal):/ { kb += $2 } END { print int(kb / 1024) }' /proc/meminfo)

@@ -23,6 +23,7 @@
 #include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
+#include "core/memory.hpp"
 #include "core/notation.hpp"
 #include "egtb/api.hpp"
 #include "egtb/file.hpp"
@@ -59,7 +60,8 @@ constexpr const char* kHelp =
     "  --pieces N         largest number of pieces (2..8)\n"
     "  --dir DIR          the table directory (default egtb)\n"
     "  --threads T        worker threads (default: the number of processors)\n"
-    "  --memory MB        most memory the build may take (default: three quarters of the RAM)\n"
+    "  --memory MB        most memory the build may take (default: three quarters of the RAM or of\n"
+    "                     the container's memory limit)\n"
     "  --dtw K            distance tables up to K pieces (default 5 on 8x8, 4 on 10x10, at most N)\n"
     "  --slice WMWKBMBK   build only this slice (white men, white kings, black men, black kings)\n"
     "                     and the slices it depends on\n"
@@ -154,6 +156,13 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     return 0;
 }
 
+// --memory MB in bytes: by default three quarters of the memory this process may hold (the RAM,
+// or the container's limit when lower), at least 256 MB.
+std::uint64_t memory_option(const cli::Args& args) {
+    const std::int64_t fallback = std::max<std::int64_t>(memory_limit_megabytes() / 4 * 3, 256);
+    return std::uint64_t(args.get_int("memory", fallback, 16, std::int64_t(1) << 30)) << 20;
+}
+
 int build(const cli::Args& args) {
     const Variant v = args.variant();
     if (!args.has("pieces")) throw cli::UsageError("missing --pieces N");
@@ -165,11 +174,7 @@ int build(const cli::Args& args) {
     o.dtw_pieces = int(args.get_int("dtw", std::min(o.max_pieces, small ? 5 : 4), 0, 8));
     o.dir = args.get_or("dir", "egtb");
     o.threads = int(args.get_int("threads", default_threads(), 1, 256));
-    const std::int64_t ram = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-    o.memory_bytes =
-        std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
-                                   std::int64_t(1) << 30))
-        << 20;
+    o.memory_bytes = memory_option(args);
     if (const auto only = args.get("slice")) {
         const std::string& c = *only;
         if (c.size() != 4 || !std::all_of(c.begin(), c.end(), [](char x) { return x >= '0' && x <= '8'; }))
@@ -393,11 +398,7 @@ int verify(const cli::Args& args) {
     const std::string dir = table_dir(args);
     const bool full = args.has("full");
     const int threads = int(args.get_int("threads", default_threads(), 1, 256));
-    const std::int64_t ram = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-    const std::uint64_t memory =
-        std::uint64_t(args.get_int("memory", std::max<std::int64_t>(ram / 4 * 3 >> 20, 256), 16,
-                                   std::int64_t(1) << 30))
-        << 20;
+    const std::uint64_t memory = memory_option(args);
     int bad = 0, underived = 0;
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 namespace dambit {
 
@@ -28,7 +29,7 @@ inline std::int64_t meminfo_kb(const std::string& key) {
 }
 
 // The value of `key` in a cgroup's memory.stat (bytes), or 0.
-inline std::int64_t stat_value(const char* path, const std::string& key) {
+inline std::int64_t stat_value(const std::string& path, const std::string& key) {
     std::ifstream in(path);
     std::string name;
     std::int64_t value = 0;
@@ -37,37 +38,82 @@ inline std::int64_t stat_value(const char* path, const std::string& key) {
     return 0;
 }
 
-// A cgroup's memory limit less its use, in bytes (cgroup v2, then v1), or -1 without a limit.
-// The use leaves out the inactive page cache, which the kernel takes back before it fails.
-inline std::int64_t cgroup_room() {
-    const auto read = [](const char* path) -> std::int64_t {
-        std::ifstream in(path);
-        std::string s;
-        if (!(in >> s) || s == "max") return -1;
-        try {
-            return std::stoll(s);
-        } catch (...) {
-            return -1;
-        }
-    };
-    struct Files {
-        const char *limit, *usage, *stat, *inactive;
-    };
-    for (const Files& f :
-         {Files{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current",
-                "/sys/fs/cgroup/memory.stat", "inactive_file"},
-          Files{"/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                "/sys/fs/cgroup/memory/memory.usage_in_bytes", "/sys/fs/cgroup/memory/memory.stat",
-                "total_inactive_file"}}) {
-        const std::int64_t l = read(f.limit), u = read(f.usage);
-        // v1 writes "no limit" as a number near 2^63.
-        if (l > 0 && u >= 0 && l < (std::int64_t(1) << 60))
-            return std::max<std::int64_t>(0, l - std::max<std::int64_t>(0, u - stat_value(f.stat, f.inactive)));
+// The number in a cgroup file, or -1 for none, "max" or a v1 "no limit" (a number near 2^63).
+inline std::int64_t cgroup_number(const std::string& path) {
+    std::ifstream in(path);
+    std::string s;
+    if (!(in >> s) || s == "max") return -1;
+    try {
+        const std::int64_t n = std::stoll(s);
+        return n < (std::int64_t(1) << 60) ? n : -1;
+    } catch (...) {
+        return -1;
     }
-    return -1;
+}
+
+// Calls f(limit, use) for each memory cgroup level of this process that has a limit: its own
+// cgroup and every parent up to the hierarchy's root, since a parent's limit binds its children
+// too (cgroup v2 and v1, found through /proc/self/cgroup; in a container that does not see its
+// own path the mount's root is its cgroup). The use leaves out the inactive page cache, which the
+// kernel takes back before it fails.
+template <class F>
+void for_each_cgroup_limit(F f) {
+    std::ifstream in("/proc/self/cgroup");
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+        if (b == std::string::npos) continue;
+        const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+        const bool v2 = controllers == ",,";
+        if (!v2 && controllers.find(",memory,") == std::string::npos) continue;
+        const std::string root = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+        std::string path = line.substr(b + 1);
+        for (;;) {
+            const std::string dir = root + (path == "/" ? "" : path) + "/";
+            const std::int64_t limit = cgroup_number(dir + (v2 ? "memory.max" : "memory.limit_in_bytes"));
+            const std::int64_t use = cgroup_number(dir + (v2 ? "memory.current" : "memory.usage_in_bytes"));
+            if (limit > 0 && use >= 0)
+                f(limit, std::max<std::int64_t>(
+                             0, use - stat_value(dir + "memory.stat",
+                                                 v2 ? "inactive_file" : "total_inactive_file")));
+            const auto slash = path.rfind('/');
+            if (path.empty() || path == "/" || slash == std::string::npos) break;
+            path.erase(slash);
+        }
+    }
+}
+
+// The least room (limit less use) of this process's cgroup levels in bytes, or -1 without a
+// limit.
+inline std::int64_t cgroup_room() {
+    std::int64_t room = -1;
+    for_each_cgroup_limit([&](std::int64_t limit, std::int64_t use) {
+        const std::int64_t r = std::max<std::int64_t>(0, limit - use);
+        room = room < 0 ? r : std::min(room, r);
+    });
+    return room;
+}
+
+// The lowest memory limit of this process's cgroup levels in bytes, or -1 without one.
+inline std::int64_t cgroup_limit() {
+    std::int64_t lowest = -1;
+    for_each_cgroup_limit([&](std::int64_t limit, std::int64_t) {
+        lowest = lowest < 0 ? limit : std::min(lowest, limit);
+    });
+    return lowest;
 }
 
 }  // namespace memory_detail
+
+// The memory this process may ever hold, in MB: the machine's RAM, or the container's limit when
+// it is lower. For the default of a job's own cap (egtb --memory), where what is free now is not
+// the point.
+inline std::int64_t memory_limit_megabytes() {
+    std::int64_t bytes = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    if (const std::int64_t limit = memory_detail::cgroup_limit(); limit > 0 && (bytes <= 0 || limit < bytes))
+        bytes = limit;
+    return bytes >> 20;
+}
 
 // The memory and swap this process can have now, in MB: what the kernel counts available
 // (MemAvailable, which the page cache gives back, and free swap), within the container's
