@@ -340,18 +340,26 @@ TEST_CASE("a position's result follows from its moves' proofs only when they pro
     CHECK(p.plies == 9);
     CHECK(p.line.front() == move(1, 5));
     CHECK(p.no_result_plies == -1);
+    CHECK(p.win_at_most == 0);  // the shortest win is proven: no bound
     // The same with that move open only up to 6 plies: it might still win in 7. Nothing claimed
     // but the bound: no win within 6 (the open move), no loss at all (a move wins), so 6.
     p = proof_from_moves(root, {proven(0, Outcome::kForcedWin, 11),
                                 proven(1, Outcome::kForcedWin, 9), open(2, 6)});
     CHECK(p.outcome == Outcome::kUnknown);
     CHECK(p.no_result_plies == 6);
+    // But the position is won: in at most 9 plies, by the shorter of the two proven wins, whose
+    // line is given.
+    CHECK(p.win_at_most == 9);
+    CHECK(p.line.front() == move(1, 5));
+    CHECK(p.cannot_lose);
     // Moves open up to 12 and 14, one lost in 10: no win within 12 (the least open bound; the
     // lost move never wins), no loss within 14 (the most: that move holds 14 plies), so 12, more
     // than the position's own 6.
     p = proof_from_moves(root, {open(0, 12), open(1, 14), proven(2, Outcome::kForcedLoss, 10)});
     CHECK(p.outcome == Outcome::kUnknown);
     CHECK(p.no_result_plies == 12);
+    CHECK(p.win_at_most == 0);  // no move proven to win
+    CHECK(p.line.empty());
     // One move lost in 4, one open up to 3: no win within 3 (the open move might win in 5) and no
     // loss within 3 (both moves hold 3 plies): 3, less than the position's own 6, which stays.
     p = proof_from_moves(root, {proven(0, Outcome::kForcedLoss, 4), open(1, 3)});

@@ -36,6 +36,9 @@ constexpr const char* kHelp =
     "                          the rules' draws or repetitions)\n"
     "  no forced result within the limits, with '; cannot lose' or '; cannot win' when\n"
     "                          one half of a draw is proven\n"
+    "  win in at most N plies (a shorter win not excluded within the limits): LINE\n"
+    "                          with --moves: a move was proven to win in N, another might\n"
+    "                          win sooner\n"
     "followed by the node count and the time. A result is printed only when proven.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
@@ -68,8 +71,8 @@ constexpr const char* kHelp =
     "                     --file, a field of its own\n"
     "  --json             one JSON object per position (with --file, then a summary object):\n"
     "                     \"fen\", \"result\" (win, loss, draw, unknown), \"plies\", \"line\",\n"
-    "                     \"no_result_plies\", \"cannot_lose\", \"cannot_win\", \"nodes\",\n"
-    "                     \"seconds\"; with --file also\n"
+    "                     \"no_result_plies\", \"win_at_most\", \"cannot_lose\", \"cannot_win\",\n"
+    "                     \"nodes\", \"seconds\"; with --file also\n"
     "                     \"expected\" and \"verdict\", with --moves \"moves\", with --duals\n"
     "                     \"turns\" (docs/commands.md)\n"
     DAMBIT_TABLES_HELP
@@ -95,6 +98,9 @@ std::string outcome_text(const search::Proof<G>& p) {
         case search::Outcome::kUnknown:
             break;
     }
+    if (p.win_at_most)
+        return fmt::format("win in at most {} plies (a shorter win not excluded within the limits)",
+                           p.win_at_most);
     return "no forced result within the limits" + half_text(p);
 }
 
@@ -162,6 +168,7 @@ json::Object& add_proof(json::Object& o, const Position<R>& p,
         .add("line", search::line_text<R>(p, proof.line))
         .add("no_result_plies",
              known ? std::nullopt : std::optional<int>(std::max(proof.no_result_plies, 0)))
+        .add("win_at_most", proof.win_at_most ? std::optional<int>(proof.win_at_most) : std::nullopt)
         .add("cannot_lose", proof.cannot_lose)
         .add("cannot_win", proof.cannot_win)
         .add("nodes", proof.nodes)
@@ -260,7 +267,12 @@ struct Expected {
 // was proven unable to win (to lose).
 template <class G>
 bool disproved(const search::Proof<G>& proof, const Expected& want) {
-    if (!want.given || want.outcome == search::Outcome::kDrawn) return false;
+    if (!want.given) return false;
+    // A win proven, its shortest not: a draw or a loss expected is wrong, and so is a win
+    // expected longer than the one proven.
+    if (proof.win_at_most)
+        return want.outcome != search::Outcome::kForcedWin || want.plies > proof.win_at_most;
+    if (want.outcome == search::Outcome::kDrawn) return false;
     if (want.plies <= proof.no_result_plies) return true;
     return want.outcome == search::Outcome::kForcedWin ? proof.cannot_win : proof.cannot_lose;
 }
@@ -399,15 +411,18 @@ int run(const cli::Args& args) {
         check_tables(solver);
         const Solved s = solve(solver, p);
         std::string text = outcome_text(s.proof);
-        if (s.proof.outcome != search::Outcome::kUnknown && !s.proof.line.empty())
+        if ((s.proof.outcome != search::Outcome::kUnknown || s.proof.win_at_most) &&
+            !s.proof.line.empty())
             text += ": " + search::join_line<R>(p, s.proof.line);
         if (s.interrupted) {
             // What was whole before the signal, and a line saying what was cut.
             if (s.root_whole && !json) fmt::print("{}\n", text);
             std::fflush(stdout);
             cli::eprint("dambit solve: interrupted after {:.3f} s; {}\n", s.seconds,
-                        s.root_whole ? "the position's result above is proven, its moves' are not"
-                                     : "nothing proven");
+                        !s.root_whole ? "nothing proven"
+                        : s.proof.outcome != search::Outcome::kUnknown
+                            ? "the position's result above is proven, its moves' are not"
+                            : "the position's proof above found no result, and its moves' were cut");
             return 130;
         }
         if (json) {

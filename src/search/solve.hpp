@@ -54,6 +54,10 @@ struct Proof {
     // only that half of a draw), it cannot win (a loss, a draw, or that half).
     bool cannot_lose = false;
     bool cannot_win = false;
+    // Without a forced result, when a move was proven to win in this many plies while another
+    // move might still win sooner (proof_from_moves): the position is won, in at most this many
+    // plies, and `line` is that win. 0 otherwise.
+    int win_at_most = 0;
 };
 
 // The proof of one legal move, for the side that makes it: a win in N plies when the position it
@@ -142,6 +146,11 @@ Proof<G> proof_from_moves(Proof<G> root, const std::vector<MoveProof<G>>& moves)
         root.line.clear();
         root.no_result_plies = -1;
         return root;
+    }
+    if (!chosen && best_win) {
+        // Won, but the shortest win is not proven: the win that was, as a bound.
+        root.win_at_most = best_win->proof.plies;
+        root.line = best_win->proof.line;
     }
     if (!chosen) {
         // Still no result: the plies the moves prove to hold none. No win within K while every
