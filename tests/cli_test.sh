@@ -142,6 +142,15 @@ if [ $status -eq 130 ] && [[ "$got_int" == "no forced result within the limits"*
   pass=$((pass + 1)); else
   echo "FAIL solve-interrupted-moves: status $status, stdout '$got_int', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
+# search interrupted: the best move of the iterations done, one line on stderr, status 130 (it
+# exited silently, with no move). Three kings against one cannot finish a search of 100 s.
+got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" search --fen 'W:WKa3,Kc1,Ke1:BKh8' --movetime 100000 2>"$sfile.err")
+status=$?
+if [ $status -eq 130 ] && grep -Eq '^depth 1 ' <<<"$got_int" && [[ "$(tail -1 <<<"$got_int")" =~ ^bestmove\ [a-h][1-8]-[a-h][1-8]$ ]] &&
+   grep -Eq '^dambit search: interrupted after [0-9.]+ s; the best move above is that of the iterations finished$' "$sfile.err"; then
+  pass=$((pass + 1)); else
+  echo "FAIL search-interrupted: status $status, stdout '$(tail -2 <<<"$got_int")', stderr '$(cat "$sfile.err")'"
+  fail=$((fail + 1)); fi
 rm -f "$sfile.err"
 # Numbers are decimal: strtod's hexadecimal is refused.
 check solve-hex-seconds 2 '^$' "bad value '0x10' for --max-seconds" -- solve --fen 'W:WK42:B22' --max-seconds 0x10

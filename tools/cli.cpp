@@ -161,6 +161,8 @@ void catch_stop_signals() {
 
 bool stop_requested() { return g_stop_requested.load(); }
 
+const std::atomic<bool>& stop_flag() { return g_stop_requested; }
+
 std::optional<int> help_instead_of_action(int argc, char** argv, const char* help) {
     if (argc >= 1 && std::strcmp(argv[0], "--help") != 0 && std::strcmp(argv[0], "-h") != 0)
         return std::nullopt;

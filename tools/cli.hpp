@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -140,6 +141,8 @@ void eprint(fmt::format_string<T...> format, T&&... args) {
 // ends the program at once, as without this.
 void catch_stop_signals();
 bool stop_requested();
+// The flag behind stop_requested(), for a search's Callbacks::stop_flag.
+const std::atomic<bool>& stop_flag();
 
 // The start of a subcommand with actions (dambit egtb build, dambit pdn check): without an
 // action, the synopsis of `help` (up to its first blank line) on stderr and status 2; with --help or -h for one, `help` on stdout and status 0;

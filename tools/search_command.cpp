@@ -1,6 +1,7 @@
 // dambit search: find the best move of a position, one report line per iteration.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -119,6 +120,11 @@ int run(const cli::Args& args) {
         }
         std::fflush(stdout);
     };
+    // Ctrl-C, kill or a closed terminal ends the search as its limits would: the best move of
+    // the iterations done is printed, then one line on stderr, and the exit status is 130.
+    cli::catch_stop_signals();
+    cb.stop_flag = &cli::stop_flag();
+    const auto started = std::chrono::steady_clock::now();
     const auto result = engine.go(p, history, limits, cb);
     std::optional<std::string> move;  // none: no legal move, lost
     if (result.has_move) {
@@ -129,6 +135,13 @@ int run(const cli::Args& args) {
         fmt::print("{}\n", json::Object().add("bestmove", move).str());
     else
         fmt::print("bestmove {}\n", move.value_or("none (no legal move: lost)"));
+    if (cli::stop_requested()) {
+        std::fflush(stdout);
+        cli::eprint("dambit search: interrupted after {:.3f} s; the best move above is that of the "
+                    "iterations finished\n",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        return 130;
+    }
     return 0;
 }
 
