@@ -152,6 +152,16 @@ if [ $status -eq 130 ] && grep -Eq '^depth 1 ' <<<"$got_int" && [[ "$(tail -1 <<
   echo "FAIL search-interrupted: status $status, stdout '$(tail -2 <<<"$got_int")', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
 rm -f "$sfile.err"
+# solve --file: a file without a position is an error, not a summary of nothing; blanks around a
+# FEN are not printed back. --egtb with --draw-rules is an
+# error (the tables would not be used: they hold game-theoretic values).
+printf '# only a comment\n\n   \n' >"$sfile"
+check solve-file-empty 2 '^$' "^dambit solve: no position in '$sfile' \(only blank lines and comments\)\$" -- solve --file "$sfile"
+check solve-stdin-empty 2 '^$' '^dambit solve: no position in the standard input' -- solve --file - </dev/null
+printf '  W:Wa1,c1:Ba3  \twin 1\n' >"$sfile"
+check solve-file-blanks 0 '^W:Wa1,c1:Ba3	win in 1 plies	solved	' '^$' -- solve --file "$sfile"
+check solve-egtb-draw-rules 2 '^$' '^dambit solve: --egtb does not go with --draw-rules' -- \
+  solve --fen W:Wa1,c1:Ba3 --draw-rules --egtb "$sfile"
 # Numbers are decimal: strtod's hexadecimal is refused.
 check solve-hex-seconds 2 '^$' "bad value '0x10' for --max-seconds" -- solve --fen 'W:WK42:B22' --max-seconds 0x10
 # --file - reads standard input.
@@ -484,7 +494,7 @@ printf 'W:WK42:B22\twin -3\n' > "$fx/bad-plies.txt"
 check solve-bad-plies 2 '^$' "line 1: bad number of plies '-3'" -- \
   solve --variant international --file "$fx/bad-plies.txt"
 printf '# comment\nW:WK42:B22\twin 7\tnote\n' > "$fx/extra.txt"
-check solve-extra-field 2 '^$' "line 2: unexpected 'note'" -- \
+check solve-extra-field 2 '^$' "line 2: unexpected field 'note' after the expected result 'win 7'\$" -- \
   solve --variant international --file "$fx/extra.txt"
 # JSON output is valid JSON whatever the input: a byte that is not UTF-8 becomes U+FFFD, UTF-8
 # stays as it is, a control character is escaped (python3's json module is the judge). Before,

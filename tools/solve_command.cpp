@@ -77,7 +77,7 @@ constexpr const char* kHelp =
     "                     \"turns\" (docs/commands.md)\n"
     DAMBIT_TABLES_HELP
     "                     (positions inside the tables are answered at once and cut the proof\n"
-    "                     search; not with --draw-rules: the tables hold game-theoretic values)\n";
+    "                     search; an error with --draw-rules: the tables hold game-theoretic values)\n";
 
 // Half of a draw proven: "; cannot lose" or "; cannot win" (of the side to move, or of the side
 // making a move), for a proof without a result.
@@ -322,6 +322,9 @@ int run(const cli::Args& args) {
     opt.max_plies = int(args.get_int("max-plies", 120, 0, 250));
     opt.max_seconds = args.get_double("max-seconds", 60, 0, 1e9);
     opt.draw_rules = args.has("draw-rules");
+    if (opt.draw_rules && args.has("egtb"))
+        throw cli::UsageError("--egtb does not go with --draw-rules (the tables hold game-theoretic "
+                              "values, without the move-count draw rules)");
     // Ctrl-C, kill or a closed terminal stops the proof under way: what was proven before is
     // printed, then one line, exit status 130 (a second signal ends the program at once).
     cli::catch_stop_signals();
@@ -468,10 +471,17 @@ int run(const cli::Args& args) {
         if (!row.empty() && row.back() == '\r') row.pop_back();  // a file with CRLF line ends
         if (number == 1 && row.starts_with("\xEF\xBB\xBF")) row.erase(0, 3);  // UTF-8's BOM
         const auto tab = row.find('\t');
-        const std::string fen = row.substr(0, tab);
-        if (fen.find_first_not_of(" \r") == std::string::npos || fen[0] == '#') continue;
-        const Expected want =
-            parse_expected(tab == std::string::npos ? "" : row.substr(tab + 1), number);
+        std::string fen = row.substr(0, tab);
+        // Blanks around the FEN are not part of it (nor of the line printed back).
+        fen.erase(0, fen.find_first_not_of(' '));
+        fen.erase(fen.find_last_not_of(' ') + 1);
+        if (fen.empty() || fen[0] == '#') continue;
+        std::string expected = tab == std::string::npos ? "" : row.substr(tab + 1);
+        if (const auto more = expected.find('\t'); more != std::string::npos)
+            throw cli::UsageError("line " + std::to_string(number) + ": unexpected field '" +
+                                  expected.substr(more + 1) + "' after the expected result '" +
+                                  expected.substr(0, more) + "'");
+        const Expected want = parse_expected(expected, number);
         try {
             problems.push_back({fen, parse_fen<R>(fen), want});
         } catch (const ParseError& e) {
@@ -479,6 +489,10 @@ int run(const cli::Args& args) {
         }
     }
     if (in.bad()) throw std::runtime_error("cannot read '" + path + "'");
+    if (problems.empty())
+        throw cli::UsageError("no position in " +
+                              (path == "-" ? std::string("the standard input") : "'" + path + "'") +
+                              " (only blank lines and comments)");
     search::Solver<R> solver(opt);
     check_tables(solver);
     int solved = 0, wrong = 0, unsolved = 0;
