@@ -33,9 +33,10 @@ kill_midway "$dir/killed.book.part" 3000 "$dambit" "${slow[@]}" --out "$dir/kill
 if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
   ok
   printf 'BOOK\x09\x00\x00\x00torn' >> "$dir/killed.book.part"  # a block cut by the kill
-  expect_error part-is-no-book 2 'not a dambit book file|corrupt' -- book info --book "$dir/killed.book.part"
+  expect_error part-is-no-book 2 "^dambit book: $dir/killed.book.part: the journal of an unfinished build, not a book \(the same book build command finishes it\)\$" -- book info --book "$dir/killed.book.part"
   "$dambit" "${slow[@]}" --out "$dir/killed.book" > /dev/null 2> "$dir/k.err" || bad "resume"
   grep -q 'resuming' "$dir/k.err" && ok || bad "resume not announced: $(cat "$dir/k.err")"
+  grep -q 'damaged' "$dir/k.err" && bad "a torn end called damage: $(cat "$dir/k.err")" || ok
   cmp -s "$dir/full.book" "$dir/killed.book" && ok || bad "resumed book differs"
 else
   bad "the build ended before it could be killed"
@@ -47,6 +48,14 @@ if [ "$interrupted_status" -eq 130 ] &&
    grep -q "^dambit book: interrupted with [0-9]* positions in $dir/int.book.part; the same command goes on" "$dir/int.err" &&
    "$dambit" "${slow[@]}" --out "$dir/int.book" > /dev/null 2>&1 && cmp -s "$dir/full.book" "$dir/int.book"; then
   ok; else bad "book after Ctrl-C: status $interrupted_status, $(cat "$dir/int.err")"; fi
+# A whole block of the journal damaged (the last byte of its checksum changed, as no kill can):
+# said in one line naming the file, its positions searched again, and the same book in the end.
+interrupt_midway "$dir/dmg.book.part" 3000 "$dir/dmg.err" "$dambit" "${slow[@]}" --out "$dir/dmg.book"
+python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes([b[0] ^ 0xFF]))' "$dir/dmg.book.part"
+"$dambit" "${slow[@]}" --out "$dir/dmg.book" > /dev/null 2> "$dir/dmg.err"
+if grep -Eq "^book: $dir/dmg.book.part is damaged: block [0-9]+ at byte [0-9]+ fails its checksum; its positions and the [0-9]+ bytes after it are dropped\$" "$dir/dmg.err" &&
+   cmp -s "$dir/full.book" "$dir/dmg.book"; then
+  ok; else bad "damaged journal: $(cat "$dir/dmg.err")"; fi
 expect_error other-settings 2 "built with other settings" -- \
   book build --variant russian --nodes-per-position 301 --positions 80 --out "$dir/a.book"
 # A second build of the book a first build is writing: refused at once (the journal is locked),

@@ -582,6 +582,21 @@ check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the 
   selfplay --out "$fx/h.dat" --threads 2 --hash "$half"
 check hash-copies-match 2 '^$' "bad value '$half' for --hash \(.*, for the 2 tables this run makes\)" -- \
   match --depth 1 --openings 1 --hash "$half"
+# match names the option the user gave: --book and --eval, or a side's book= and eval= setting
+# (both were reported as '--a ...').
+printf 'garbage' > "$fx/bad.book"
+check match-book-option 2 '^$' "^dambit match: --book: $fx/bad.book: not a dambit book file\$" -- \
+  match --depth 1 --openings 1 --book "$fx/bad.book"
+check match-book-setting 2 '^$' "^dambit match: --b book=$fx/bad.book: $fx/bad.book: not a dambit book file\$" -- \
+  match --depth 1 --openings 1 --b "book=$fx/bad.book"
+check match-eval-option 2 '^$' "^dambit match: --eval $fx/none.dbw: cannot read weights file" -- \
+  match --depth 1 --openings 1 --eval "$fx/none.dbw"
+# A Hub engine given a table folder that is not there says so as the command line does (it said
+# there was no complete set of tables in it), and serves on without tables.
+out=$(printf 'hub\nset-param name=egtb value=%s\ninit\nping\nquit\n' "$fx/no-such-dir" | "$dambit" hub 2>&1)
+if grep -q "^error message=\"no table directory '$fx/no-such-dir' for egtb (no tables are used)\"\$" <<<"$out" &&
+   grep -q '^ready$' <<<"$out" && grep -q '^pong$' <<<"$out"; then
+  pass=$((pass + 1)); else echo "FAIL hub-egtb-no-dir: ${out: -300}"; fail=$((fail + 1)); fi
 check analyse-factor-alone 2 '^$' '^dambit match: --analyse-factor goes with --analyse-losses$' -- \
   match --depth 1 --openings 1 --analyse-factor 5
 # -h is --help for every subcommand, as for dambit itself.

@@ -250,6 +250,8 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         records = std::move(from_file);
     }
     book::Book<R> b(records);
+    if (!journal->damage().empty())
+        cli::eprint("book: {}.part is damaged: {}\n", *out, journal->damage());
     if (journal->resumed())
         std::fprintf(stderr, "book: resuming %s.part (%zu positions)\n", out->c_str(), b.size());
     else if (finished)

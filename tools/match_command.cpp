@@ -145,6 +145,9 @@ struct Settings {
     bool tables = true;
     std::string eval;  // eval=E: hand, learned or a weights file (default --eval)
     cli::BookOption book;  // book=FILE, book-ply=N, book-margin=M (default --book ...)
+    // The options that gave eval and book, for messages: "--eval", or "--a eval=" when the setting
+    // did.
+    std::string eval_from = "--eval", book_from = "--book";
     int threads = 0;       // threads=N: this side's search threads (0: --threads)
     std::size_t hash = 0;  // hash=MB: this side's table (0: --hash)
 };
@@ -179,10 +182,12 @@ Settings settings(const cli::Args& args, const char* name, const search::Tuning&
         const std::string option = std::string(name) + " " + std::string(token);
         if (valued && key == "eval") {
             out.eval = value;
+            out.eval_from = fmt::format("--{} eval=", name);
             continue;
         }
         if (valued && key == "book") {
             out.book.file = value;
+            out.book_from = fmt::format("--{} book=", name);
             continue;
         }
         if (valued && key == "book-ply") {
@@ -533,15 +538,15 @@ int run(const cli::Args& args) {
             slot->a = std::make_unique<search::Engine<R>>(sa.hash ? sa.hash : hash,
                                                           sa.threads ? sa.threads : threads);
             slot->a->set_tuning(sa.tuning);
-            slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), "--a eval=").get());
-            slot->book_a = cli::book_player<R>(sa.book, "--a book=", 1 + std::uint64_t(i));
+            slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), sa.eval_from).get());
+            slot->book_a = cli::book_player<R>(sa.book, sa.book_from, 1 + std::uint64_t(i));
         }
         if (engine_b) {
             slot->b = std::make_unique<search::Engine<R>>(sb.hash ? sb.hash : hash,
                                                           sb.threads ? sb.threads : threads);
             slot->b->set_tuning(sb.tuning);
-            slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), "--b eval=").get());
-            slot->book_b = cli::book_player<R>(sb.book, "--b book=", 1001 + std::uint64_t(i));
+            slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), sb.eval_from).get());
+            slot->book_b = cli::book_player<R>(sb.book, sb.book_from, 1001 + std::uint64_t(i));
         }
         if (!tables.dir.empty()) {
             if (slot->a && sa.tables) pieces = slot->a->set_tables(tables.dir, tables.cache_megabytes);

@@ -53,13 +53,22 @@ BookFile read_book(const std::string& path) {
     b.header = parse_header(bytes, path);
     b.bytes = bytes.size();
     const std::size_t body = bytes.size() - kHeaderBytes;
-    if (body < 24 || (body - 24) % sizeof(Record) != 0)
-        throw std::runtime_error(fmt::format("{}: truncated or corrupt book file", path));
+    // Not a whole book: a build's journal (FILE.part: the same header, then blocks or nothing
+    // yet) is named as such.
+    const auto fail = [&](const char* what) {
+        if (body == 0 || (body >= 4 && get<std::uint32_t>(bytes.data() + kHeaderBytes) == kBlockTag))
+            return std::runtime_error(fmt::format(
+                "{}: the journal of an unfinished build, not a book (the same book build command "
+                "finishes it)",
+                path));
+        return std::runtime_error(fmt::format("{}: {}", path, what));
+    };
+    if (body < 24 || (body - 24) % sizeof(Record) != 0) throw fail("truncated or corrupt book file");
     const char* end = bytes.data() + bytes.size() - 24;
     const auto n = get<std::uint64_t>(end + 8);
     if (get<std::uint32_t>(end) != kDoneTag || n != (body - 24) / sizeof(Record) ||
         get<std::uint64_t>(end + 16) != XXH64(bytes.data(), bytes.size() - 8, 0))
-        throw std::runtime_error(fmt::format("{}: corrupt book file (checksum)", path));
+        throw fail("corrupt book file (checksum)");
     b.records = records_at(bytes.data() + kHeaderBytes, std::size_t(n));
     return b;
 }
@@ -90,12 +99,21 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
                 "'{}' was begun with other settings ({}: {}); remove it or give them", part_,
                 old.variant, old.settings));
         std::size_t at = kHeaderBytes;
-        while (bytes.size() - at >= 8) {
+        for (int number = 1; bytes.size() - at >= 8; ++number) {
             const char* p = bytes.data() + at;
             const auto n = get<std::uint32_t>(p + 4);
             const std::size_t size = 8 + std::size_t(n) * sizeof(Record);
-            if (get<std::uint32_t>(p) != kBlockTag || bytes.size() - at < size + 8) break;
-            if (get<std::uint64_t>(p + size) != XXH64(p, size, 0)) break;
+            // A block cut short at the end is a write a kill interrupted; a whole block that
+            // fails its check is damage, said so.
+            const bool tagged = get<std::uint32_t>(p) == kBlockTag;
+            if (tagged && bytes.size() - at < size + 8) break;
+            if (!tagged || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
+                damage_ = fmt::format(
+                    "block {} at byte {} fails its {}; its positions and the {} bytes after it are "
+                    "dropped",
+                    number, at, tagged ? "checksum" : "tag", bytes.size() - at);
+                break;
+            }
             const auto block = records_at(p + 8, n);
             records.insert(records.end(), block.begin(), block.end());
             at += size + 8;

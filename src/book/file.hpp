@@ -72,7 +72,8 @@ void write_book(const std::string& path, const BookHeader& header, std::vector<R
 class Journal {
 public:
     // Opens PATH.part: a new one, or an existing one with the same header, whose valid blocks are
-    // read into `records` in order (a torn block at its end is cut off). Throws
+    // read into `records` in order (a torn block at its end is cut off, and a damaged block with
+    // everything after it: see damage()). Throws
     // std::runtime_error (one line) when it was begun with another header, or when another run
     // is writing it (it is locked while this journal lives).
     Journal(const std::string& path, const BookHeader& header, std::vector<Record>& records);
@@ -81,6 +82,10 @@ public:
     Journal& operator=(const Journal&) = delete;
 
     bool resumed() const { return resumed_; }
+    // When a whole block of the journal failed its check (damage, not a write cut short by a
+    // kill): what was dropped, "block N at byte B fails its checksum; its positions and the K
+    // bytes after it are dropped". Empty otherwise.
+    const std::string& damage() const { return damage_; }
     // Appends one block: handed to the system at once (a killed build keeps it), flushed to disk
     // at most once a second.
     void append(const std::vector<Record>& records);
@@ -92,6 +97,7 @@ private:
     std::unique_ptr<file_io::ExclusiveLock> lock_;
     std::FILE* f_ = nullptr;
     bool resumed_ = false;
+    std::string damage_;
     std::chrono::steady_clock::time_point synced_{};  // the last sync to disk
 };
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -205,7 +206,10 @@ public:
                 out.error(fmt::format("book {} (no book is used)", e.what()));
             }
         }
-        if (!p.egtb.empty()) {
+        std::error_code ec;
+        if (!p.egtb.empty() && !std::filesystem::is_directory(p.egtb, ec)) {
+            out.error(fmt::format("no table directory '{}' for egtb (no tables are used)", p.egtb));
+        } else if (!p.egtb.empty()) {
             try {
                 const int pieces = engine_.set_tables(p.egtb, p.egtb_cache);
                 if (pieces == 0)
