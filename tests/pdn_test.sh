@@ -109,10 +109,16 @@ expect fen-before-illegal 0 'B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6
 expect fen-bad-fen 1 '' "dambit pdn: errors.pdn:22:1: game 5: bad FEN tag: unknown square '33'" -- \
   pdn fen errors.pdn --game 5
 
-# analyse (tests/pdn_test.cpp checks the analysis itself): after 6... g5-f4 White's e3 takes three
-# men and Black takes one back, so the 12th ply is marked '??'; 2. d4:f6 is White's only legal move.
 work=$(mktemp -d)
 trap 'rm -f "$out_file" "$err_file"; rm -rf "$work"' EXIT
+# A file without a game has nothing to analyse: an error naming it, and no output file (it
+# printed 'games 0, analysed 0, not analysed 0' and exited 0).
+printf '{ only a comment }\n' > "$work/nogame.pdn"
+expect analyse-no-game 2 '' "dambit pdn: no game in '$work/nogame.pdn'" -- pdn analyse "$work/nogame.pdn" --depth 1 --pdn "$work/nogame-out.pdn"
+[ ! -e "$work/nogame-out.pdn" ] && [ ! -e "$work/nogame-out.pdn.tmp" ] && pass=$((pass + 1)) ||
+  { echo "FAIL analyse-no-game-output"; fail=$((fail + 1)); }
+# analyse (tests/pdn_test.cpp checks the analysis itself): after 6... g5-f4 White's e3 takes three
+# men and Black takes one back, so the 12th ply is marked '??'; 2. d4:f6 is White's only legal move.
 if "$dambit" pdn analyse russian-game.pdn --depth 6 --json >"$work/a.json" 2>"$work/a.err" &&
    [ ! -s "$work/a.err" ] && python3 -c '
 import json, sys

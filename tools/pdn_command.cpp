@@ -538,6 +538,8 @@ int analyse(int argc, char** argv) {
     if (wanted && games < *wanted)
         throw cli::UsageError(fmt::format("no game {} in '{}' (it has {} game{})", *wanted,
                                           in.name(), games, games == 1 ? "" : "s"));
+    // Nothing to analyse is said, not summed up as a run that did its work.
+    if (games == 0) throw cli::UsageError(fmt::format("no game in '{}'", in.name()));
     if (out_path) {
         pdn_out.close();
         std::error_code ec;
