@@ -696,6 +696,29 @@ TEST_CASE("egtb: a damaged file stops the engine and the solver from using the t
     CHECK(engine.set_tables(dir.str(), 16) == 2);
 }
 
+TEST_CASE("egtb: in a drawn table position the engine keeps its pieces", "[egtb]") {
+    TempDir dir("drawn");
+    build<Russian>(dir.str(), 3, 3);
+    search::Engine<Russian> engine(4, 1);
+    REQUIRE(engine.set_tables(dir.str(), 16) == 3);
+    // Two white kings on c1 and e1 against the black king on g1: a draw (two kings cannot force
+    // a lone king in Russian draughts; the tables say so, and a king against a king is a draw
+    // too), so most moves keep the table's value. But a white king played onto that diagonal with an empty
+    // square behind it (e1-f2, c1-e3, ...) is taken at once (a flying king captures from afar),
+    // leaving a king against a king. The engine played e1-f2. Every reply to its move must leave
+    // White both kings.
+    const Position<Russian> p = parse_fen<Russian>("W:WKc1,Ke1:BKg1");
+    search::Limits limits;
+    limits.depth = 6;
+    const auto result = engine.go(p, {}, limits);
+    REQUIRE(result.has_move);
+    const Position<Russian> after = p.play(result.best);
+    MoveList<Russian::Geometry> replies;
+    generate<Russian>(after, replies);
+    REQUIRE(replies.size() > 0);
+    for (const auto& r : replies) CHECK(popcount(after.play(r).pieces[int(Color::kWhite)]) == 2);
+}
+
 TEST_CASE("egtb: a table found damaged during a search is an error of go(), in every thread",
           "[egtb]") {
     TempDir dir("during");

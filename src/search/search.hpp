@@ -965,6 +965,35 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         for (int i = 0; i < list.size(); ++i)
             if (outcome[std::size_t(i)] == best) list[kept++] = list[i];
         list.resize_down(kept);
+        // A drawn root scores every such move 0, and the first in order would be played even if
+        // it gives a piece away (two kings against one playing into a capture that leaves one
+        // against one: a draw still, but no chance left for the opponent to go wrong). Of the
+        // drawing moves, those that keep the most material after the opponent's reply (its
+        // worst for us; a king counts three men) are searched.
+        if (best == egtb::Outcome::kDraw && kept > 1) {
+            std::array<int, kMaxMoves> kept_material;
+            int most = std::numeric_limits<int>::min();
+            for (int i = 0; i < kept; ++i) {
+                const Position<R> child = root.play(list[i]);
+                MoveList<G> replies;
+                generate<R>(child, replies);
+                int worst = std::numeric_limits<int>::max();
+                for (const M& r : replies) {
+                    // The reply's position has us to move again: its `us` is our side.
+                    const Position<R> after = child.play(r);
+                    const auto material = [&](B set) {
+                        return popcount(B(set & ~after.kings)) + 3 * popcount(B(set & after.kings));
+                    };
+                    worst = std::min(worst, material(after.us()) - material(after.them()));
+                }
+                kept_material[std::size_t(i)] = worst;
+                most = std::max(most, worst);
+            }
+            int n = 0;
+            for (int i = 0; i < kept; ++i)
+                if (kept_material[std::size_t(i)] == most) list[n++] = list[i];
+            list.resize_down(n);
+        }
     }
     TableData entry;
     const bool hit = s_.table->probe(keys_[base_], entry);
