@@ -116,6 +116,18 @@ if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
    [ -e "$tmp/int.pdn.tmp" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
   bad interrupted "status $status: $(tail -2 "$tmp/int.out") $(cat "$tmp/int.err")"; fi
 
+# Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
+# of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line
+# keeps its shape and says nothing is known (it said -inf).
+start=$(date +%s)
+timeout --foreground --preserve-status -s INT 3 "$dambit" match --movetime 20000 --openings 2 \
+  >"$tmp/int2.out" 2>"$tmp/int2.err"
+status=$? took=$(($(date +%s) - start))
+if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] &&
+   grep -q '^games 0, A wins 0, draws 0, B wins 0, A scores 50.0%, Elo A-B +0.0 +/- inf (95%)' "$tmp/int2.out" &&
+   grep -Eq "^dambit match: interrupted after 0 of 2 openings" "$tmp/int2.err"; then ok; else
+  bad interrupted-search "status $status after $took s: $(cat "$tmp/int2.err")"; fi
+
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
 run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1

@@ -730,6 +730,8 @@ int run(const cli::Args& args) {
     std::string elo;
     if (e.finite)
         elo = signed_text(e.elo, 1) + " +/- " + signed_text(e.margin, 1).substr(1);
+    else if (games == 0)
+        elo = "+0.0 +/- inf";  // no game finished (an interrupted match): nothing known
     else
         elo = e.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one
     // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.

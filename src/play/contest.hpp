@@ -59,7 +59,7 @@ public:
         } else if (turn.movetime_ms > 0) {
             l.movetime_ms = turn.movetime_ms;
         }
-        return engine_player<R>(engine_, l, stats_)(p, history);
+        return engine_player<R>(engine_, l, stats_, turn.abandon)(p, history);
     }
     void end_game(const Game<R>&, Color) override {}
     std::string spent() const override {

@@ -169,6 +169,9 @@ struct Turn {
     std::int64_t increment_ms = 0;
     std::int64_t movetime_ms = 0;
     std::int64_t wait_ms = 0;  // the harness waits this long for the answer (0: no bound)
+    // Set when the match gives the game up (GameRules::abandon): a player may stop thinking at
+    // once, since its move is thrown away.
+    const std::atomic<bool>* abandon = nullptr;
 };
 
 template <class R>
@@ -237,6 +240,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         turn.increment_ms = rules.time.increment_ms;
         turn.movetime_ms = rules.time.movetime_ms;
         turn.wait_ms = rules.time.wait_ms(left);
+        turn.abandon = rules.abandon;
         const auto t0 = Clock::now();
         Move<G> m{};
         try {
@@ -301,11 +305,14 @@ inline std::string stats_text(const PlayerStats& s) {
 }
 
 // An engine as a player: each move is one `go` with the game history and the limits. `stats`, if
-// given, must outlive the player.
+// given, must outlive the player; the search ends early once `*stop` is set.
 template <class R>
-Player<R> engine_player(search::Engine<R>& engine, const search::Limits& limits, PlayerStats* stats = nullptr) {
-    return [&engine, limits, stats](const Position<R>& p, const std::vector<Position<R>>& history) {
-        const auto r = engine.go(p, history, limits);
+Player<R> engine_player(search::Engine<R>& engine, const search::Limits& limits, PlayerStats* stats = nullptr,
+                        const std::atomic<bool>* stop = nullptr) {
+    return [&engine, limits, stats, stop](const Position<R>& p, const std::vector<Position<R>>& history) {
+        typename search::Engine<R>::Callbacks cb;
+        cb.stop_flag = stop;
+        const auto r = engine.go(p, history, limits, cb);
         if (!r.has_move) throw std::logic_error("the engine found no move in " + to_fen<R>(p));
         if (stats) {
             stats->nodes += r.nodes;
