@@ -137,7 +137,8 @@ int run(const cli::Args& args) {
     std::exception_ptr failure;
     const std::uint32_t last = positions ? UINT32_MAX : std::uint32_t(games);
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
+    // None when the part file already holds what was asked (each would allocate its table).
+    for (int t = 0; t < (done() ? 0 : threads); ++t)
         pool.emplace_back([&] {
             try {
                 search::Engine<R> engine(hash, 1);
