@@ -328,6 +328,21 @@ check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"
+# One file: singular nouns. The king-against-king slice alone (32 * 31 = 992 positions, White to
+# move) is the whole of 2 pieces' 0101, and the other 2-piece slices (0110, 1001, 1010) are gaps:
+# the tables are complete up to 1 piece, that is none (the messages said "1 files", "1 pieces").
+mkdir "$eg/one"; cp "$eg/ru/russian-0101.egtb" "$eg/one"
+got=$("$dambit" egtb verify --dir "$eg/one" 2>&1)
+expect_lines egtb-verify-one-file $? 1 "$got" \
+  "^$eg/one/russian-0101.egtb: ok, 992 positions\$" \
+  "^$eg/one/russian-0110.egtb is missing: the russian tables are complete up to 1 piece \(none\)\$" \
+  "^$eg/one/russian-1001.egtb is missing: the russian tables are complete up to 1 piece \(none\)\$" \
+  "^$eg/one/russian-1010.egtb is missing: the russian tables are complete up to 1 piece \(none\)\$" \
+  '^1 file, 992 positions, 0 bad, 3 missing$'
+# One slice built: king against king alone needs no other slice (its captures end the game).
+check egtb-one-slice-built 0 "^russian tables up to 2 pieces in $eg/kk: 1 slice built, 0 kept, " \
+  '^slice 1/1 0101: built, 992 positions, ' -- \
+  egtb build --variant russian --pieces 2 --slice 0101 --dir "$eg/kk"
 # A set with a gap is named by verify and info (exit status 1): without russian-0201.egtb the
 # engine uses the tables up to 2 pieces only, and verify used to pass it, info to drop 0102 too.
 mkdir "$eg/gap"; cp "$eg"/ru/*.egtb "$eg/gap"; rm "$eg/gap/russian-0201.egtb"

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "core/notation.hpp"
 #include "egtb/api.hpp"
 #include "egtb/index.hpp"
@@ -774,4 +776,31 @@ TEST_CASE("egtb: build makes a damaged file again, the same as before", "[egtb]"
     REQUIRE(file_bytes(path) != intact);
     build<Russian>(dir.str(), 3, 3);
     CHECK(file_bytes(path) == intact);
+}
+
+// dambit egtb's time left (tools/cli.hpp). Rounded to the last unit shown, the rounding carried
+// into the next unit: the old text took floor(s / 60) minutes and rounded the rest on its own, so
+// 239.6 s (3 min 59.6 s) came out "3 min 60 s", and 59.6 s "60 s".
+TEST_CASE("egtb: the time left is rounded with the carry, \"4 min 00 s\" not \"3 min 60 s\"",
+          "[egtb]") {
+    using cli::duration_text;
+    CHECK(duration_text(0) == "0 s");
+    CHECK(duration_text(59.4) == "59 s");
+    CHECK(duration_text(59.6) == "1 min 00 s");   // 60 s once rounded
+    CHECK(duration_text(125) == "2 min 05 s");    // 2 * 60 + 5
+    CHECK(duration_text(239.6) == "4 min 00 s");  // the user's "3 min 60 s"
+    CHECK(duration_text(3599.4) == "59 min 59 s");
+    CHECK(duration_text(3599.6) == "1 h 00 min");  // 3600 s once rounded
+    CHECK(duration_text(3929) == "1 h 05 min");    // 65 min 29 s: 65.48 min
+    CHECK(duration_text(7185) == "2 h 00 min");    // 1 h 59 min 45 s: 119.75 min, 120 rounded
+    // Nothing to estimate yet (a rate of 0 gives an infinite or undefined time).
+    CHECK(duration_text(-3) == "0 s");
+    CHECK(duration_text(std::nan("")) == "0 s");
+    CHECK(duration_text(1e300) == duration_text(1e12));  // no overflow: 1e12 s is the most
+}
+
+TEST_CASE("egtb: counts in messages are singular for one", "[egtb]") {
+    CHECK(cli::count_text(0, "slice", "slices") == "0 slices");
+    CHECK(cli::count_text(1, "slice", "slices") == "1 slice");
+    CHECK(cli::count_text(22, "slice", "slices") == "22 slices");
 }

@@ -5,9 +5,11 @@
 #include "core/memory.hpp"
 #include "search/weights.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -120,6 +122,21 @@ std::string decimal_text(double x, int places) {
         if (t.back() == '.') t.pop_back();
     }
     return t;
+}
+
+std::string duration_text(double seconds) {
+    // Whole seconds first (at most some 30,000 years: llround's range), so that 59.7 s is a
+    // minute and 239.6 s four minutes, not "3 min 60 s".
+    const double s = seconds >= 0 ? std::min(seconds, 1e12) : 0.0;  // NaN: 0
+    const long long whole = std::llround(s);
+    if (whole < 60) return fmt::format("{} s", whole);
+    if (whole < 3600) return fmt::format("{} min {:02} s", whole / 60, whole % 60);
+    const long long minutes = std::llround(s / 60);
+    return fmt::format("{} h {:02} min", minutes / 60, minutes % 60);
+}
+
+std::string count_text(std::uint64_t n, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 // A bound of a number's range as a reader writes it: 0.25, 0.000001, 1000000000 (no exponent).

@@ -129,6 +129,15 @@ BookOption book_option(const Args& args);
 // (0.25, 0.001, 60).
 std::string decimal_text(double x, int places);
 
+// A time for a person to read: "42 s", "3 min 07 s", "2 h 05 min", rounded to the last unit it
+// shows, the rounding carried (239.6 s is "4 min 00 s", 59.7 s "1 min 00 s"); a negative or
+// not-a-number time is "0 s".
+std::string duration_text(double seconds);
+
+// A count and its noun, singular for 1: count_text(1, "file", "files") is "1 file",
+// count_text(0, "file", "files") "0 files".
+std::string count_text(std::uint64_t n, std::string_view one, std::string_view many);
+
 // fmt::print to stderr without fmt's exception when the write fails: after a closed terminal
 // (SIGHUP) stderr fails, and a job saving its state then must not stop on the line saying so.
 template <class... T>

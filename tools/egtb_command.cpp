@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -77,16 +76,15 @@ extern "C" void on_signal(int) { g_stop.store(true); }
 
 int default_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
-std::string duration_text(double s) {
-    if (s < 60) return fmt::format("{:.0f} s", s);
-    if (s < 3600) return fmt::format("{:.0f} min {:02.0f} s", std::floor(s / 60), std::fmod(s, 60));
-    return fmt::format("{:.0f} h {:02.0f} min", std::floor(s / 3600), std::fmod(s, 3600) / 60);
-}
+using cli::count_text;
+using cli::duration_text;
+
+std::string positions_text(std::uint64_t n) { return count_text(n, "position", "positions"); }
 
 void print_summary(Variant v, const egtb::BuildOptions& o, int built, int kept, double seconds) {
-    fmt::print("{} tables up to {} pieces in {}: {} slices built, {} kept, {}\n",
-               std::string(variant_name(v)), o.max_pieces, o.dir, built, kept,
-               duration_text(seconds));
+    fmt::print("{} tables up to {} pieces in {}: {} built, {} kept, {}\n",
+               std::string(variant_name(v)), o.max_pieces, o.dir,
+               count_text(std::uint64_t(built), "slice", "slices"), kept, duration_text(seconds));
 }
 
 // What every rank of a cluster build must agree on, as rank 0 hands it out with the units: a
@@ -137,8 +135,9 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
             return;
         }
         ++built;
-        cli::eprint("slice {}/{} {}: built by rank {} ({}), {} positions, {}\n", i + 1, n,
-                   units[i].name(), rank, cluster::host(rank), positions, duration_text(seconds));
+        cli::eprint("slice {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
+                    units[i].name(), rank, cluster::host(rank), positions_text(positions),
+                    duration_text(seconds));
     };
     job.on_stop = [&](const std::string& why) {
         cli::eprint(
@@ -236,8 +235,8 @@ int build(const cli::Args& args) {
             p.phase == "kept" ? ++kept : ++built;
             if (terminal) std::fputs("\r\033[K", stderr);
             if (p.phase != "kept")
-                cli::eprint("slice {}/{} {}: built, {} positions, {}\n", p.unit_number,
-                           p.units, p.unit, p.total, duration_text(p.seconds));
+                cli::eprint("slice {}/{} {}: built, {}, {}\n", p.unit_number, p.units, p.unit,
+                            positions_text(p.total), duration_text(p.seconds));
             return;
         }
         const auto now = std::chrono::steady_clock::now();
@@ -250,9 +249,10 @@ int build(const cli::Args& args) {
         // never are, so that share does not end at 100%).
         const std::string share =
             p.phase.starts_with("level")
-                ? fmt::format("{} of {} positions decided", p.decided, p.total)
-                : fmt::format("{:.0f}% of {} positions",
-                              p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, p.total);
+                ? fmt::format("{} of {} decided", p.decided, positions_text(p.total))
+                : fmt::format("{:.0f}% of {}",
+                              p.total ? 100.0 * double(p.done) / double(p.total) : 100.0,
+                              positions_text(p.total));
         cli::eprint("\r\033[Kslice {}/{} {}: {}, {}; {:.2f} M positions/s, about {} left",
                     p.unit_number, p.units, p.unit, p.phase, share, rate / 1e6,
                     duration_text(left));
@@ -388,9 +388,10 @@ int report_missing(const std::string& dir, const std::string& variant,
     if (missing.empty()) return 0;
     const int complete = missing.front().pieces() - 1;  // build order: fewest pieces first
     for (const auto& m : missing)
-        say(fmt::format("{} is missing: the {} tables are complete up to {} pieces{}",
+        say(fmt::format("{} is missing: the {} tables are complete up to {}{}",
                         (fs::path(dir) / egtb::table_file_name(variant, m)).string(), variant,
-                        complete, complete < 2 ? " (none)" : ""));
+                        count_text(std::uint64_t(complete), "piece", "pieces"),
+                        complete < 2 ? " (none)" : ""));
     return int(missing.size());
 }
 
@@ -427,15 +428,17 @@ int verify(const cli::Args& args) {
                     } else if (!r.dependency_failure.empty()) {
                         // Its own checksums pass; the file it needs is reported on its own line.
                         ++underived;
-                        fmt::print("{}: checksums ok, {} positions, values not re-derived: {}\n",
-                                   name, r.positions, printable(r.dependency_failure));
+                        fmt::print("{}: checksums ok, {}, values not re-derived: {}\n", name,
+                                   positions_text(r.positions), printable(r.dependency_failure));
                     } else if (r.errors) {
                         ++bad;
-                        fmt::print("{}: {} errors, first: {}\n", name, r.errors,
-                                   printable(r.first_error));
+                        fmt::print("{}: {}, first: {}\n", name,
+                                   count_text(r.errors, "error", "errors"), printable(r.first_error));
                     } else {
-                        fmt::print("{}: ok, {} positions{}\n", name, r.positions,
-                                   full ? fmt::format(", {} values re-derived", r.checked) : "");
+                        fmt::print("{}: ok, {}{}\n", name, positions_text(r.positions),
+                                   full ? fmt::format(", {} re-derived",
+                                                      count_text(r.checked, "value", "values"))
+                                        : "");
                     }
                     std::fflush(stdout);
                 });
@@ -446,9 +449,10 @@ int verify(const cli::Args& args) {
     for (const auto& [variant, slices] : by_variant)
         missing += report_missing(dir, variant, slices,
                                   [](const std::string& line) { fmt::print("{}\n", line); });
-    fmt::print("{} files, {} positions{}, {} bad{}{}\n", files, positions,
-               full ? fmt::format(" ({} values re-derived)", checked) : "", bad,
-               underived ? fmt::format(", {} not re-derived", underived) : "",
+    fmt::print("{}, {}{}, {} bad{}{}\n", count_text(std::uint64_t(files), "file", "files"),
+               positions_text(positions),
+               full ? fmt::format(" ({} re-derived)", count_text(checked, "value", "values")) : "",
+               bad, underived ? fmt::format(", {} not re-derived", underived) : "",
                missing ? fmt::format(", {} missing", missing) : "");
     return bad || underived || missing ? 1 : 0;
 }
