@@ -246,7 +246,10 @@ void compare_with_plain(int pieces) {
     }
     // And `dambit egtb verify --full` passes on them.
     int files = 0;
-    verify_tables<R>(dir.str(), slices_up_to(pieces), true, 2, std::uint64_t(1) << 30,
+    VerifyOptions full;
+    full.full = true;
+    full.threads = 2;
+    verify_tables<R>(dir.str(), slices_up_to(pieces), full,
                      [&](const Material& m, const VerifyReport& r) {
                          INFO(m.code() << ": " << r.failure << r.first_error);
                          CHECK(r.failure.empty());
@@ -667,7 +670,7 @@ TEST_CASE("egtb: a header whose numbers do not fit its slice is refused before t
     h.longest_example = 5000;
     write_table(path, h, codes, 1);
     std::string failure;
-    verify_tables<Russian>(dir.str(), {m}, false, 1, std::uint64_t(1) << 28,
+    verify_tables<Russian>(dir.str(), {m}, VerifyOptions{},
                            [&](const Material&, const VerifyReport& r) { failure = r.failure; });
     CHECK(failure == path + ": inconsistent header (example position 5000 of 992)");
 }
@@ -803,4 +806,37 @@ TEST_CASE("egtb: counts in messages are singular for one", "[egtb]") {
     CHECK(cli::count_text(0, "slice", "slices") == "0 slices");
     CHECK(cli::count_text(1, "slice", "slices") == "1 slice");
     CHECK(cli::count_text(22, "slice", "slices") == "22 slices");
+}
+
+// egtb verify --full, stopped as a signal handler would stop it (the flag set while the second
+// file's tables load): Interrupted, with the first file reported and the second not. The files in
+// build order (egtb/material.hpp: pieces, then men, then the code): 0101, then 0110 (a white king
+// and a black man) before 1001.
+TEST_CASE("egtb: verify stops between the pieces of its work when asked", "[egtb]") {
+    TempDir dir("verify_stop");
+    build<Russian>(dir.str(), 2, 2);
+    std::vector<std::string> phases;
+    int reports = 0;
+    std::atomic<bool> stop{false};
+    VerifyOptions o;
+    o.full = true;
+    o.progress = [&](const VerifyProgress& p) {
+        phases.push_back(p.slice.code() + " " + p.phase);
+        if (reports == 1 && p.phase == "loading") stop = true;
+    };
+    o.stop = [&] { return stop.load(); };
+    CHECK_THROWS_AS(verify_tables<Russian>(dir.str(), slices_up_to(2), o,
+                                           [&](const Material&, const VerifyReport&) { ++reports; }),
+                    Interrupted);
+    CHECK(reports == 1);
+    // 0101 has 992 positions (32 * 31): one piece of work of the values, told at its start.
+    CHECK(phases == std::vector<std::string>{"0101 checksums", "0101 loading", "0101 values",
+                                             "0110 checksums", "0110 loading"});
+    // Stopped before it starts: nothing is reported.
+    stop = true;
+    reports = 0;
+    CHECK_THROWS_AS(verify_tables<Russian>(dir.str(), slices_up_to(2), o,
+                                           [&](const Material&, const VerifyReport&) { ++reports; }),
+                    Interrupted);
+    CHECK(reports == 0);
 }

@@ -51,7 +51,8 @@ constexpr const char* kHelp =
     "        kill), the same command goes on where it stopped.\n"
     "probe   the value of the position and of each legal move\n"
     "verify  the checksums of every table file in DIR; --full also re-derives every stored value\n"
-    "        from its successors (one ply), both ways round (colours flipped), and checks the index\n"
+    "        from its successors (one ply), both ways round (colours flipped), and checks the index;\n"
+    "        interrupted (Ctrl-C), it says how far it got\n"
     "info    one row per slice: positions (both sides to move), wins, draws, losses, the longest\n"
     "        win and a position with it, bytes on disk\n"
     "\n"
@@ -395,55 +396,118 @@ int report_missing(const std::string& dir, const std::string& variant,
     return int(missing.size());
 }
 
+// The table files of DIR; none is an error (exit status 1), not an empty list or "0 files, 0
+// bad": a script checking a copied directory must see it.
+std::vector<std::string> table_paths(const std::string& dir) {
+    auto paths = cli::table_files(dir);
+    if (paths.empty()) throw std::runtime_error("no table files (*.egtb) in '" + dir + "'");
+    return paths;
+}
+
 int verify(const cli::Args& args) {
+    // Ctrl-C (kill, a closed terminal) stops the check: one line says how far it got.
+    cli::catch_stop_signals();
     const std::string dir = table_dir(args);
-    const bool full = args.has("full");
-    const int threads = int(args.get_int("threads", default_threads(), 1, 256));
-    const std::uint64_t memory = memory_option(args);
+    egtb::VerifyOptions options;
+    options.full = args.has("full");
+    options.threads = int(args.get_int("threads", default_threads(), 1, 256));
+    options.memory_bytes = memory_option(args);
+    options.stop = [] { return cli::stop_requested(); };
+    const bool full = options.full;
     int bad = 0, underived = 0;
     std::uint64_t positions = 0, checked = 0;
     // The files by variant (a file whose header cannot be read is reported at once).
     std::map<std::string, std::vector<egtb::Material>> by_variant;
-    const auto paths = cli::table_files(dir);
-    // Nothing verified is not a pass: a script checking a copied directory must see it.
-    if (paths.empty()) throw std::runtime_error("no table files (*.egtb) in '" + dir + "'");
+    const auto paths = table_paths(dir);
     const int files = int(paths.size());
+    std::uint64_t all_positions = 0;  // of the files whose headers are good
     for (const auto& h : checked_headers(paths, [&](const std::string& message) {
              ++bad;
              fmt::print("{}\n", message);
-         }))
+         })) {
         by_variant[h.variant].push_back(h.material);
-    for (const auto& [variant, slices] : by_variant) {
-        with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
-            egtb::verify_tables<R>(
-                dir, slices, full, threads, memory,
-                [&](const egtb::Material& m, const egtb::VerifyReport& r) {
-                    const std::string name =
-                        (fs::path(dir) / egtb::table_file_name(variant, m)).string();
-                    positions += r.positions;
-                    checked += r.checked;
-                    if (!r.failure.empty()) {
-                        ++bad;
-                        fmt::print("{}\n", printable(r.failure));
-                    } else if (!r.dependency_failure.empty()) {
-                        // Its own checksums pass; the file it needs is reported on its own line.
-                        ++underived;
-                        fmt::print("{}: checksums ok, {}, values not re-derived: {}\n", name,
-                                   positions_text(r.positions), printable(r.dependency_failure));
-                    } else if (r.errors) {
-                        ++bad;
-                        fmt::print("{}: {}, first: {}\n", name,
-                                   count_text(r.errors, "error", "errors"), printable(r.first_error));
-                    } else {
-                        fmt::print("{}: ok, {}{}\n", name, positions_text(r.positions),
-                                   full ? fmt::format(", {} re-derived",
-                                                      count_text(r.checked, "value", "values"))
-                                        : "");
-                    }
-                    std::fflush(stdout);
-                });
-            return 0;
-        });
+        all_positions += h.positions;
+    }
+    // What is done, for the progress line and the line an interruption prints: the files
+    // reported (those with a bad header too), the positions of the good ones among them.
+    int done = bad;
+    std::uint64_t done_positions = 0;
+    std::string current;  // the file under way
+    const bool terminal = isatty(2);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0 - std::chrono::seconds(1);
+    std::string variant_now;  // of the files under way
+    const auto name_of = [&](const egtb::Material& m) {
+        return (fs::path(dir) / egtb::table_file_name(variant_now, m)).string();
+    };
+    options.progress = [&](const egtb::VerifyProgress& p) {
+        current = name_of(p.slice);
+        const auto now = std::chrono::steady_clock::now();
+        if (!terminal || now - last < std::chrono::milliseconds(250)) return;
+        last = now;
+        // The time left from the rate so far over the positions of the files (their values,
+        // with --full, take nearly all of it).
+        const double seconds = std::chrono::duration<double>(now - t0).count();
+        const double so_far = double(done_positions + p.done);
+        const std::string left =
+            so_far > 0 && seconds > 0
+                ? ", about " +
+                      duration_text((double(all_positions) - so_far) * seconds / so_far) + " left"
+                : "";
+        const std::string what =
+            p.phase == "values"
+                ? fmt::format("{:.0f}% of {} re-derived",
+                              100.0 * double(p.done) / double(std::max<std::uint64_t>(p.total, 1)),
+                              positions_text(p.total))
+            : p.phase == "loading" ? std::string("loading the tables its values derive from")
+                                   : std::string("checksums");
+        cli::eprint("\r\033[Kverify {}/{} {}: {}{}", done + 1, files, current, what, left);
+    };
+    try {
+        for (const auto& [variant, slices] : by_variant) {
+            variant_now = variant;
+            with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
+                egtb::verify_tables<R>(
+                    dir, slices, options,
+                    [&](const egtb::Material& m, const egtb::VerifyReport& r) {
+                        const std::string name = name_of(m);
+                        if (terminal) std::fputs("\r\033[K", stderr);
+                        ++done;
+                        done_positions += r.positions;
+                        positions += r.positions;
+                        checked += r.checked;
+                        if (!r.failure.empty()) {
+                            ++bad;
+                            fmt::print("{}\n", printable(r.failure));
+                        } else if (!r.dependency_failure.empty()) {
+                            // Its own checksums pass; the file it needs is reported on its own
+                            // line.
+                            ++underived;
+                            fmt::print("{}: checksums ok, {}, values not re-derived: {}\n", name,
+                                       positions_text(r.positions),
+                                       printable(r.dependency_failure));
+                        } else if (r.errors) {
+                            ++bad;
+                            fmt::print("{}: {}, first: {}\n", name,
+                                       count_text(r.errors, "error", "errors"),
+                                       printable(r.first_error));
+                        } else {
+                            fmt::print("{}: ok, {}{}\n", name, positions_text(r.positions),
+                                       full ? fmt::format(", {} re-derived",
+                                                          count_text(r.checked, "value", "values"))
+                                            : "");
+                        }
+                        std::fflush(stdout);
+                    });
+                return 0;
+            });
+        }
+    } catch (const egtb::Interrupted&) {
+        std::fflush(stdout);
+        if (terminal) std::fputs("\r\033[K", stderr);
+        cli::eprint("dambit egtb verify: interrupted while checking {}: {} of {} checked, {} bad\n",
+                    current, done, count_text(std::uint64_t(files), "file", "files"), bad);
+        return 130;
     }
     int missing = 0;
     for (const auto& [variant, slices] : by_variant)

@@ -19,7 +19,8 @@
 
 namespace dambit::egtb {
 
-// Thrown when a build stops because it was asked to (Ctrl-C); the checkpoint is saved.
+// Thrown when a build or a verification stops because it was asked to (Ctrl-C); a build's
+// checkpoint is saved.
 class Interrupted : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -102,13 +103,33 @@ struct VerifyReport {
     std::string dependency_failure;
 };
 
+// How far verify_tables has got in the file it checks.
+struct VerifyProgress {
+    Material slice;     // the file's
+    std::string phase;  // "checksums", then with `full` "loading" (the files its values derive
+                        // from) and "values"
+    std::uint64_t done = 0, total = 0;  // "values": positions of the file checked, of all
+};
+
+struct VerifyOptions {
+    bool full = false;  // re-derive every value, not only the checksums
+    int threads = 1;
+    std::uint64_t memory_bytes = std::uint64_t(1) << 30;  // bounds the slices held in memory
+    // Told when a file's check begins and each phase, and often in "values" (always by the
+    // calling thread); may be empty.
+    std::function<void(const VerifyProgress&)> progress;
+    // Polled between files and pieces of work (by every thread): true stops the check at once,
+    // with Interrupted. May be empty.
+    std::function<bool()> stop;
+};
+
 // Checks the tables of `slices` in `dir`, reporting each: every block's checksum; with `full`,
 // for every position the index round trip, the value against one ply of search over its
 // successors (distances included), and the same with the colours flipped (Black to move in the
-// flipped slice). `memory_bytes` bounds the slices held in memory for the searches.
+// flipped slice).
 template <class R>
-void verify_tables(const std::string& dir, std::vector<Material> slices, bool full, int threads,
-                   std::uint64_t memory_bytes,
+void verify_tables(const std::string& dir, std::vector<Material> slices,
+                   const VerifyOptions& options,
                    const std::function<void(const Material&, const VerifyReport&)>& report);
 
 // The position of index i of slice m (White to move).
@@ -131,7 +152,7 @@ void check_header(const std::string& path, const TableHeader& h, const Material&
     DAMBIT_EXTERN template ProbeResult<R::Geometry> probe_with_moves<R>(                          \
         const std::string&, std::size_t, const Position<R>&);                                     \
     DAMBIT_EXTERN template void verify_tables<R>(                                                 \
-        const std::string&, std::vector<Material>, bool, int, std::uint64_t,                      \
+        const std::string&, std::vector<Material>, const VerifyOptions&,                          \
         const std::function<void(const Material&, const VerifyReport&)>&);                        \
     DAMBIT_EXTERN template Position<R> slice_position<R>(const Material&, std::uint64_t);      \
     DAMBIT_EXTERN template void check_header<R>(const std::string&, const TableHeader&,         \

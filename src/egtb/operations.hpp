@@ -73,11 +73,16 @@ inline bool agrees(const Value& stored, const Value& searched) {
     return true;
 }
 
+// Whether the options ask to stop.
+inline bool stopping(const VerifyOptions& o) { return o.stop && o.stop(); }
+
 template <class R>
 void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::uint8_t>& codes,
-                   bool distances, int threads, VerifyReport& rep) {
+                   bool distances, const VerifyOptions& options, VerifyReport& rep) {
     const SliceIndex<R> index(m);
     std::atomic<std::uint64_t> next{0}, checked{0}, errors{0};
+    std::atomic<bool> stopped{false};
+    const std::thread::id caller = std::this_thread::get_id();
     std::mutex lock;
     auto fail = [&](const std::string& what) {
         ++errors;
@@ -88,6 +93,13 @@ void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::
     auto work = [&] {
         std::uint64_t mine = 0;
         for (std::uint64_t b; (b = next.fetch_add(kChunk)) < index.size();) {
+            if (stopping(options)) {
+                stopped = true;
+                next = index.size();
+                break;
+            }
+            if (options.progress && std::this_thread::get_id() == caller)
+                options.progress({m, "values", b, index.size()});
             index.for_each_in(b, std::min(index.size(), b + kChunk), [&](std::uint64_t i, const Position<R>& p) {
                 if (index.index(p) != i || !(index.position(i) == p)) {
                     fail("index round trip fails at index " + std::to_string(i));
@@ -111,7 +123,8 @@ void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::
         }
         checked += mine;
     };
-    run_parallel(threads, work, [&] { next = index.size(); });
+    run_parallel(options.threads, work, [&] { next = index.size(); });
+    if (stopped) throw Interrupted("interrupted");
     rep.checked = checked;
     rep.errors = errors;
 }
@@ -119,9 +132,14 @@ void verify_values(Tables<R>& tables, const Material& m, const std::vector<std::
 }  // namespace detail
 
 template <class R>
-void verify_tables(const std::string& dir, std::vector<Material> slices, bool full, int threads,
-                   std::uint64_t memory_bytes,
+void verify_tables(const std::string& dir, std::vector<Material> slices,
+                   const VerifyOptions& options,
                    const std::function<void(const Material&, const VerifyReport&)>& report) {
+    const int threads = options.threads;
+    auto tell = [&](const Material& m, const char* phase) {
+        if (options.progress) options.progress({m, phase, 0, 0});
+        if (detail::stopping(options)) throw Interrupted("interrupted");
+    };
     // In build order, so that a slice's dependencies are checked before it.
     const auto order = slices_up_to(8);
     auto rank = [&](const Material& m) {
@@ -132,6 +150,7 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
     Tables<R> tables(dir, 256);
     for (const Material& m : slices) {
         VerifyReport rep;
+        tell(m, "checksums");
         try {
             const std::string path = dir + "/" + table_file_name(std::string(R::kName), m);
             std::vector<std::uint8_t> codes;
@@ -143,7 +162,8 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
                 check_header<R>(path, file.header(), m);
             }
             rep.positions = codes.size();
-            if (full) try {
+            if (options.full) try {
+                tell(m, "loading");
                 // Hold the slice, its flip, what they depend on, and the smaller slices as the
                 // memory allows, so that the one-ply searches read memory, not files.
                 const Unit u = unit_of(m);
@@ -154,17 +174,20 @@ void verify_tables(const std::string& dir, std::vector<Material> slices, bool fu
                 for (const Material& d : resident) bytes += SliceIndex<R>(d).size();
                 for (const Material& s : slices_up_to(m.pieces() - 1)) {
                     if (std::find(resident.begin(), resident.end(), s) != resident.end()) continue;
-                    if (bytes + SliceIndex<R>(s).size() > memory_bytes) break;
+                    if (bytes + SliceIndex<R>(s).size() > options.memory_bytes) break;
                     if (!tables.has(s)) continue;
                     bytes += SliceIndex<R>(s).size();
                     resident.push_back(s);
                 }
                 tables.release_except(resident);
                 for (const Material& d : resident)
-                    if (!(d == m)) tables.make_resident(d, threads);
+                    if (!(d == m)) {
+                        tables.make_resident(d, threads);
+                        if (detail::stopping(options)) throw Interrupted("interrupted");
+                    }
                 tables.forget(m);
                 tables.make_resident(m, threads);
-                detail::verify_values<R>(tables, m, codes, distances, threads, rep);
+                detail::verify_values<R>(tables, m, codes, distances, options, rep);
             } catch (const TableError& e) {
                 rep.checked = rep.errors = 0;
                 rep.first_error.clear();
