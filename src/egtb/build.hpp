@@ -81,6 +81,7 @@ public:
     void run(const std::function<std::optional<std::size_t>(std::uint64_t)>& next) {
         start_ = Clock::now();
         const auto units = build_units(opt_);
+        check_memory(units);
         std::uint64_t total = 0;
         for (const Unit& u : units) total += unit_size(u);
         std::uint64_t done = 0, built = 0;
@@ -137,18 +138,43 @@ private:
     // A finished file of the right kind for slice m, or none: a damaged file (any block failing
     // its checksum) is not finished, and is built again. A file with distances where only
     // win/draw/loss is asked holds more and is kept (a later run with a smaller --dtw does not
-    // throw distances away).
-    bool finished(const Material& m) {
+    // throw distances away). Without `blocks`, only the header and the block index are checked.
+    bool finished(const Material& m, bool blocks = true) {
         try {
             TableFile f(path_of(m), std::string(R::kName));
             if (!(f.header().material == m &&
                   (f.header().distances || !wants_distances(m)) &&
                   f.header().positions == SliceIndex<R>(m).size()))
                 return false;
-            f.check_blocks();
+            if (blocks) f.check_blocks();
             return true;
         } catch (const TableError&) {
             return false;
+        }
+    }
+
+    // The memory a unit's build holds at least: a byte of value and one of move count for each
+    // of its positions, and the slices its moves reach (dependencies(), egtb/material.hpp), a
+    // byte a position.
+    static std::uint64_t memory_needed(const Unit& u) {
+        std::uint64_t needed = 2 * unit_size(u);
+        for (const Material& d : dependencies(u)) needed += SliceIndex<R>(d).size();
+        return needed;
+    }
+    std::string memory_error(const Unit& u, std::uint64_t needed) const {
+        return "slice " + u.first.code() + " needs " + std::to_string((needed >> 20) + 1) +
+               " MB, more than --memory " + std::to_string(opt_.memory_bytes >> 20) + " MB allows";
+    }
+    // Before anything is built: the first unit to build that needs more memory than the options
+    // allow is the build's error, rather than an error after the units before it (hours, on a
+    // large set). A unit whose two files are there is kept and needs none; their blocks are
+    // checked when the unit's turn comes (one read of every file), and a unit found damaged then
+    // is checked again in build_unit.
+    void check_memory(const std::vector<Unit>& units) {
+        for (const Unit& u : units) {
+            const std::uint64_t needed = memory_needed(u);
+            if (needed > opt_.memory_bytes && !(finished(u.first, false) && finished(u.second, false)))
+                throw std::runtime_error(memory_error(u, needed));
         }
     }
 
@@ -168,12 +194,8 @@ private:
         }
         // The slices this unit's moves reach must be finished and held in memory.
         const auto deps = dependencies(u);  // egtb/material.hpp
-        std::uint64_t needed = 2 * unit_size(u);
-        for (const Material& d : deps) needed += SliceIndex<R>(d).size();
-        if (needed > opt_.memory_bytes)
-            throw std::runtime_error("slice " + u.first.code() + " needs " +
-                                     std::to_string((needed >> 20) + 1) + " MB, more than --memory " +
-                                     std::to_string(opt_.memory_bytes >> 20) + " MB allows");
+        std::uint64_t needed = memory_needed(u);
+        if (needed > opt_.memory_bytes) throw std::runtime_error(memory_error(u, needed));
         // A probe of a capture position searches on into smaller slices still: hold every
         // slice with fewer pieces too when the memory allows (else they are read through the
         // block cache). Under mpirun a slice this unit does not reach may not be built yet.
