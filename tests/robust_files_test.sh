@@ -179,6 +179,32 @@ mkdir "$dir/stale"
 head -c 1000 /dev/zero >"$dir/stale/russian-0101.checkpoint.tmp"
 if "$dambit" egtb build --variant russian --pieces 2 --dir "$dir/stale" --threads 1 >/dev/null 2>&1 &&
    [ ! -e "$dir/stale/russian-0101.checkpoint.tmp" ]; then ok; else bad "egtb-stale-checkpoint-tmp"; fi
+# A damaged checkpoint (a byte flipped) is said, naming the file, and its unit starts again (it
+# was thrown away silently). The checkpoint: a build interrupted after 1 s (the handler is set long
+# before), here within its last unit, 0203+0302 (4 million positions, some 6 s); on a slower
+# machine, or under the sanitizers, within an earlier one: its checkpoint is the one damaged.
+cpb=(egtb build --variant russian --pieces 5 --slice 0302 --threads 1 --dir "$dir/cp")
+timeout --foreground --preserve-status -s INT 1 "$dambit" "${cpb[@]}" >/dev/null 2>"$dir/cp.err"
+status=$?
+cps=("$dir"/cp/*.checkpoint)
+if [ "$status" -eq 130 ] && [ ${#cps[@]} -eq 1 ] && [ -s "${cps[0]}" ]; then
+  ok
+  cp_file=${cps[0]}
+  at=$(($(stat -c %s "$cp_file") / 2))
+  byte=$(od -An -tu1 -j "$at" -N1 "$cp_file" | tr -d ' ')
+  printf "$(printf '\\%03o' $((byte ^ 1)))" | dd of="$cp_file" bs=1 seek="$at" conv=notrunc 2>/dev/null
+  # The same command: the line at the start of that unit, then (interrupted again, or finished on
+  # a fast machine) nothing else about the checkpoint.
+  timeout --foreground --preserve-status -s INT 1 "$dambit" "${cpb[@]}" >/dev/null 2>"$dir/cp.err"
+  status=$?
+  if { [ "$status" -eq 130 ] || [ "$status" -eq 0 ]; } &&
+     [ "$(grep -c 'checkpoint' "$dir/cp.err")" -eq 1 ] &&
+     grep -q "^dambit egtb build: $cp_file is damaged (checksum mismatch); the unit starts again\$" "$dir/cp.err"
+  then ok; else bad "egtb-damaged-checkpoint: status $status, $(cat "$dir/cp.err")"; fi
+else
+  bad "egtb-damaged-checkpoint: no checkpoint made: status $status, ${cps[*]}, $(cat "$dir/cp.err")"
+fi
+rm -rf "$dir/cp"
 # tune: the weights must not replace a data file given.
 expect_error tune-out-is-data 2 "--out $dir/full.dat: is the data file '$dir/full.dat'" -- \
   tune --data "$dir/full.dat" --out "$dir/full.dat"

@@ -207,7 +207,13 @@ int build(const cli::Args& args) {
         try {
             with_variant(v, [&]<class R>(std::type_identity<R>) {
                 const std::string ours = build_job_text(v, o);
-                egtb::build_as_told<R>(o, {}, [&](std::uint64_t positions) {
+                // Only the warnings (a checkpoint thrown away) are said on a rank.
+                const auto warnings = [](const egtb::BuildProgress& p) {
+                    if (!p.warning.empty())
+                        cli::eprint("dambit egtb build: rank {}: {}\n", cluster::rank(),
+                                    p.warning);
+                };
+                egtb::build_as_told<R>(o, warnings, [&](std::uint64_t positions) {
                     const auto item = w.next_item(positions);
                     if (item && w.job() != ours)
                         throw std::runtime_error("this rank was started as '" + ours +
@@ -238,6 +244,11 @@ int build(const cli::Args& args) {
             if (p.phase != "kept")
                 cli::eprint("slice {}/{} {}: built, {}, {}\n", p.unit_number, p.units, p.unit,
                             positions_text(p.total), duration_text(p.seconds));
+            return;
+        }
+        if (!p.warning.empty()) {
+            if (terminal) std::fputs("\r\033[K", stderr);
+            cli::eprint("dambit egtb build: {}\n", p.warning);
             return;
         }
         const auto now = std::chrono::steady_clock::now();

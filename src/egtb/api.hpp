@@ -42,13 +42,15 @@ struct BuildProgress {
     std::string unit;     // "1211+1112": a slice and its colour flip
     int unit_number = 0;  // 1-based, of `units`
     int units = 0;
-    std::string phase;        // "init", "level 12", "write", "kept", "resumed"
+    std::string phase;  // "init", "level 12", "write", "kept", "resumed", "warning"
     std::uint64_t done = 0;   // positions of the unit initialised (all of them in the levels)
     std::uint64_t decided = 0;  // positions the levels have decided so far
     std::uint64_t total = 0;  // positions of the unit
     std::uint64_t build_done = 0, build_total = 0;  // positions of the whole build
     double seconds = 0;                             // since the build started
     bool unit_finished = false;
+    // With phase "warning": a line to show the user (a checkpoint thrown away, and why).
+    std::string warning;
 };
 
 // Builds every slice of 2..max_pieces pieces of R that has no finished file in the directory.

@@ -38,6 +38,7 @@
 #include <xxhash.h>
 
 #include "core/movegen.hpp"
+#include "core/notation.hpp"
 #include "egtb/api.hpp"
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
@@ -564,6 +565,8 @@ private:
     }
 
     // Reads the unit's checkpoint if there is a whole one of this build; returns whether it did.
+    // One that is damaged (truncated, or failing its checksum) or of another build (another
+    // --dtw) is removed, and said in a warning: the unit starts again.
     bool load_checkpoint(const Unit& u, std::vector<Slice>& slices, std::uint64_t& done,
                          int& level) {
         const std::string path = checkpoint_path(u);
@@ -571,35 +574,47 @@ private:
         if (!f) return false;
         XXH64_state_t* h = XXH64_createState();
         XXH64_reset(h, 0);
-        bool ok = true;
+        bool whole = true;  // every read had its bytes
         auto get = [&](void* p, std::size_t n) {
-            ok = ok && std::fread(p, 1, n, f) == n;
-            if (ok) XXH64_update(h, p, n);
+            whole = whole && std::fread(p, 1, n, f) == n;
+            if (whole) XXH64_update(h, p, n);
         };
         std::uint64_t name_size = 0;
         get(&name_size, 8);
-        const std::string want = checkpoint_name(u);
-        std::string name(ok && name_size == want.size() ? name_size : 0, '\0');
-        ok = ok && name_size == want.size();
+        // A name is some 50 bytes: a larger size is damage (and not to be allocated).
+        constexpr std::uint64_t kLongestName = 1024;
+        const bool sane = name_size <= kLongestName;
+        std::string name(whole && sane ? std::size_t(name_size) : 0, '\0');
         get(name.data(), name.size());
-        ok = ok && name == want;
         std::int64_t lv = 0, max_level = 0;
-        std::uint64_t md = 0;
-        get(&md, 8);
-        get(&lv, 8);
-        get(&max_level, 8);
-        for (Slice& s : slices) {
-            get(s.val.data(), s.val.size());
-            get(s.cnt.data(), s.cnt.size());
-            get(s.captures.data(), s.captures.size() * 8);
+        std::uint64_t md = 0, sum = 0;
+        bool summed = false;
+        if (sane) {
+            get(&md, 8);
+            get(&lv, 8);
+            get(&max_level, 8);
+            for (Slice& s : slices) {
+                get(s.val.data(), s.val.size());
+                get(s.cnt.data(), s.cnt.size());
+                get(s.captures.data(), s.captures.size() * 8);
+            }
+            const std::uint64_t digest = XXH64_digest(h);
+            whole = whole && std::fread(&sum, 1, 8, f) == 8;
+            summed = whole && sum == digest;
         }
-        std::uint64_t sum = 0;
-        const std::uint64_t digest = XXH64_digest(h);
+        const bool overlong = whole && std::fgetc(f) != EOF;
         XXH64_freeState(h);
-        ok = ok && std::fread(&sum, 1, 8, f) == 8 && sum == digest && std::fgetc(f) == EOF;
         std::fclose(f);
-        if (!ok) {
-            // Not this build's, or damaged: start the unit afresh.
+        const std::string want = checkpoint_name(u);
+        std::string damage;
+        if (!sane || (whole && !summed)) damage = "checksum mismatch";
+        else if (!whole) damage = "truncated";
+        else if (overlong) damage = "longer than its contents";
+        if (!damage.empty() || name != want) {
+            warn(path + (damage.empty() ? " was written by another build ('" + printable(name) +
+                                              "', this one is '" + want + "')"
+                                        : " is damaged (" + damage + ")") +
+                 "; the unit starts again");
             for (Slice& s : slices) {
                 std::fill(s.val.begin(), s.val.end(), kUnknown);
                 std::fill(s.cnt.begin(), s.cnt.end(), 0);
@@ -613,6 +628,13 @@ private:
         max_level_.store(int(max_level));
         tell("resumed");
         return true;
+    }
+
+    // A line for the user, through the report (BuildProgress::warning).
+    void warn(const std::string& line) {
+        progress_.warning = line;
+        tell("warning");
+        progress_.warning.clear();
     }
 
     template <class F>
