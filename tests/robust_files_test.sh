@@ -24,6 +24,11 @@ expect_error egtb-default-dir 2 "no table directory 'egtb' \(the default of --di
 mkdir "$dir/empty"
 expect_error egtb-verify-empty 1 "^dambit egtb: error: no table files \(\*\.egtb\) in '$dir/empty'\$" -- \
   egtb verify --dir "$dir/empty"
+# info says the same (it printed its column header alone, exit status 0), --json too.
+expect_error egtb-info-empty 1 "^dambit egtb: error: no table files \(\*\.egtb\) in '$dir/empty'\$" -- \
+  egtb info --dir "$dir/empty"
+expect_error egtb-info-empty-json 1 "^dambit egtb: error: no table files \(\*\.egtb\) in '$dir/empty'\$" -- \
+  egtb info --dir "$dir/empty" --json
 expect_error egtb-build-file 2 "cannot create the table directory '$dir/plain-file' for --dir" -- \
   egtb build --variant russian --pieces 2 --dir "$dir/plain-file"
 expect_error egtb-build-under-file 2 "cannot create the table directory '$dir/plain-file/x'" -- \

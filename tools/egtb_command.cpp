@@ -539,7 +539,7 @@ int info(const cli::Args& args) {
     // the slices of the good ones are listed.
     std::map<std::pair<std::string, egtb::Material>, egtb::TableHeader> headers;
     int bad = 0;
-    for (const auto& h : checked_headers(cli::table_files(dir), [&](const std::string& message) {
+    for (const auto& h : checked_headers(table_paths(dir), [&](const std::string& message) {
              ++bad;
              cli::eprint("dambit egtb info: {}\n", message);
          }))
@@ -558,9 +558,13 @@ int info(const cli::Args& args) {
         const std::uint64_t positions = h.positions + f.positions;
         const std::uint64_t wins = h.wins + f.wins, draws = h.draws + f.draws,
                             losses = h.losses + f.losses;
-        // The two files together hold the slice and its flip: half of their bytes each.
+        // The two files together hold the slice and its flip: half of their bytes each, the odd
+        // byte of an odd total to the slice whose code comes first, so that the column sums to
+        // the files' sizes.
+        const std::uint64_t both = h.file_bytes + f.file_bytes;
         const std::uint64_t bytes =
-            m == m.flipped() ? h.file_bytes : (h.file_bytes + f.file_bytes) / 2;
+            m == m.flipped() ? h.file_bytes
+                             : both / 2 + (m.code() < m.flipped().code() ? both % 2 : 0);
         int longest = -1;
         std::string example;
         const auto pv = parse_variant(variant);
