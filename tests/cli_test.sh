@@ -380,6 +380,10 @@ check egtb-dtw-kept 0 ': 0 slices built, 9 kept' '^$' -- egtb build --variant ru
 check egtb-dtw-kept-probe 0 '^White to move: win in [0-9]+ plies$' '^$' -- egtb probe --fen 'W:WKa1,Kc1:Bh8' --dir "$eg/ru"
 check egtb-bad-action 2 '^$' "unknown action 'make'" -- egtb make
 check egtb-no-pieces 2 '^$' 'missing --pieces' -- egtb build --variant russian
+# More distance tables than pieces: a usage error naming the value (it built 2 pieces).
+check egtb-dtw-above-pieces 2 '^$' "^dambit egtb: bad value '3' for --dtw \(want an integer from 0 to 2: at most --pieces\)\$" -- \
+  egtb build --variant russian --pieces 2 --dtw 3 --dir "$eg/dtw3"
+[ -e "$eg/dtw3" ] && { echo "FAIL egtb-dtw-above-pieces: made $eg/dtw3"; fail=$((fail + 1)); }
 # A unit that needs more than --memory is refused before anything is built (the 2- to 4-piece
 # units and 0203+0302 were built first, for minutes on a larger set). By hand (the index counts
 # of egtb-reference.md section 1, one byte a position): slice 0212 is a black man on 28 squares,

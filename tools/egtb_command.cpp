@@ -172,6 +172,12 @@ int build(const cli::Args& args) {
         return R::Geometry::kSize == 8;
     });
     o.dtw_pieces = int(args.get_int("dtw", std::min(o.max_pieces, small ? 5 : 4), 0, 8));
+    // More distances than pieces would be a mistake taken silently for --dtw N (the help says
+    // "at most N").
+    if (o.dtw_pieces > o.max_pieces)
+        throw cli::UsageError(fmt::format(
+            "bad value '{}' for --dtw (want an integer from 0 to {}: at most --pieces)",
+            *args.get("dtw"), o.max_pieces));
     o.dir = args.get_or("dir", "egtb");
     o.threads = int(args.get_int("threads", default_threads(), 1, 256));
     o.memory_bytes = memory_option(args);
