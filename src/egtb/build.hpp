@@ -174,7 +174,8 @@ private:
     void check_memory(const std::vector<Unit>& units) {
         for (const Unit& u : units) {
             const std::uint64_t needed = memory_needed(u);
-            if (needed > opt_.memory_bytes && !(finished(u.first, false) && finished(u.second, false)))
+            if (needed <= opt_.memory_bytes) continue;
+            if (!(finished(u.first, false) && finished(u.second, false)))
                 throw std::runtime_error(memory_error(u, needed));
         }
     }
