@@ -57,8 +57,8 @@ int bench_command(int argc, char** argv) {
         } catch (const std::invalid_argument& e) {  // no tables of the variant in --egtb DIR
             throw cli::UsageError(e.what());
         }
-        fmt::print("variant {}, {} positions, depth {}, {} thread{}\n", variant_name(v),
-                   r.positions, depth, threads, threads == 1 ? "" : "s");
+        fmt::print("variant {}, {} positions, depth {}, {}\n", variant_name(v), r.positions,
+                   depth, cli::count_text(std::uint64_t(threads), "thread", "threads"));
         fmt::print("nodes {}\ntime {:.3f} s\nnodes/s {:.0f}\n", r.nodes, r.seconds,
                    r.seconds > 0 ? double(r.nodes) / r.seconds : 0.0);
         return 0;

@@ -236,17 +236,17 @@ int fen(int argc, char** argv) {
     const auto r = pdn::position_after(in.stream(), forced, number, plies);
     if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
     if (!r.found)
-        throw cli::UsageError(fmt::format("no game {} in '{}' (it has {} game{})", number,
-                                          in.name(), r.games, r.games == 1 ? "" : "s"));
+        throw cli::UsageError(fmt::format("no game {} in '{}' (it has {})", number, in.name(),
+                                          cli::count_text(r.games, "game", "games")));
     if (r.problem) {
         std::fputs(fmt::format("dambit pdn: {}\n", where(in.name(), number, *r.problem)).c_str(),
                    stderr);
         return 1;
     }
     if (r.plies < plies)
-        throw cli::UsageError(fmt::format("game {} of '{}' has {} pl{} (want --ply from 0 to {})",
-                                          number, in.name(), r.plies, r.plies == 1 ? "y" : "ies",
-                                          r.plies));
+        throw cli::UsageError(fmt::format("game {} of '{}' has {} (want --ply from 0 to {})",
+                                          number, in.name(),
+                                          cli::count_text(r.plies, "ply", "plies"), r.plies));
     fmt::print("{}\n", r.fen);
     return 0;
 }
@@ -292,11 +292,11 @@ play::MarkThresholds marks_option(const cli::Args& args) {
 
 std::string summary_text(const char* side, const play::SideSummary& s) {
     return fmt::format(
-        "{}: {} move{}, average loss {:.1f}, average drop {:.1f}, {} inaccurac{}, "
-        "{} mistake{}, {} blunder{}",
-        side, s.moves, s.moves == 1 ? "" : "s", s.average_loss(), s.average_drop(), s.inaccuracies,
-        s.inaccuracies == 1 ? "y" : "ies", s.mistakes, s.mistakes == 1 ? "" : "s", s.blunders,
-        s.blunders == 1 ? "" : "s");
+        "{}: {}, average loss {:.1f}, average drop {:.1f}, {}, {}, {}", side,
+        cli::count_text(s.moves, "move", "moves"), s.average_loss(), s.average_drop(),
+        cli::count_text(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        cli::count_text(s.mistakes, "mistake", "mistakes"),
+        cli::count_text(s.blunders, "blunder", "blunders"));
 }
 
 json::Raw summary_json(const play::SideSummary& s) {
@@ -354,9 +354,9 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         return "?";
     };
     if (!o.json) {
-        fmt::print("game {}: {}, {} - {}, {}, {} pl{}, {} a position\n", number, R::kName,
-                   tag("White"), tag("Black"), game.result, a.plies.size(),
-                   a.plies.size() == 1 ? "y" : "ies", o.limit_text);
+        fmt::print("game {}: {}, {} - {}, {}, {}, {} a position\n", number, R::kName,
+                   tag("White"), tag("Black"), game.result,
+                   cli::count_text(a.plies.size(), "ply", "plies"), o.limit_text);
         fmt::print("{:<7} {:<20} {:>8}  {:<20} {:>8} {:>6} {:>6}\n", "move", "played", "value",
                    "best", "value", "loss", "drop");
     }
@@ -529,15 +529,15 @@ int analyse(int argc, char** argv) {
     } catch (const Interrupted& stop) {
         if (isatty(2)) std::fputs("\r\033[K", stderr);
         std::fflush(stdout);
-        cli::eprint("dambit pdn: interrupted in game {}; {} game{} analysed before it{}\n",
-                    stop.game, analysed, analysed == 1 ? "" : "s",
+        cli::eprint("dambit pdn: interrupted in game {}; {} analysed before it{}\n", stop.game,
+                    cli::count_text(analysed, "game", "games"),
                     out_path ? fmt::format(", {} not written", *out_path) : "");
         return 130;
     }
     if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
     if (wanted && games < *wanted)
-        throw cli::UsageError(fmt::format("no game {} in '{}' (it has {} game{})", *wanted,
-                                          in.name(), games, games == 1 ? "" : "s"));
+        throw cli::UsageError(fmt::format("no game {} in '{}' (it has {})", *wanted, in.name(),
+                                          cli::count_text(games, "game", "games")));
     // Nothing to analyse is said, not summed up as a run that did its work.
     if (games == 0) throw cli::UsageError(fmt::format("no game in '{}'", in.name()));
     if (out_path) {

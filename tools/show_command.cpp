@@ -78,7 +78,7 @@ int run(const cli::Args& args) {
         fmt::print("Drawn by the move-count rules.\n");
     std::string moves;
     for (const auto& pm : list) moves += " " + move_text<R>(pm);
-    fmt::print("{} legal move{}:{}\n", list.size(), list.size() == 1 ? "" : "s", moves);
+    fmt::print("{}:{}\n", cli::count_text(list.size(), "legal move", "legal moves"), moves);
     return 0;
 }
 
