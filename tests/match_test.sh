@@ -128,6 +128,24 @@ if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] &&
    grep -Eq "^dambit match: interrupted after 0 of 2 openings" "$tmp/int2.err"; then ok; else
   bad interrupted-search "status $status after $took s: $(cat "$tmp/int2.err")"; fi
 
+# Ctrl-C stops the Hub engines' searches too: each is sent `stop` and gives its move at once, or
+# within a second is killed (the fake 'hang' engine ignores `stop`). With 20 s a move on both
+# sides the match ends within a few seconds of the signal (it waited out the move under way, 20 s),
+# and the game given up is no forfeit. First both sides are dambit's Hub engine; then, from a
+# position with Black to move, B (Black in game 1) is the engine that never answers.
+for case in stop hang; do
+  if [ "$case" = stop ]; then b="hub:$dambit hub" from=(--openings 1)
+  else b="hub:$tmp/fake.sh hang" from=(--openings-file "$tmp/black.txt"); fi
+  printf 'black\tB:W21-32:B1-12\n' >"$tmp/black.txt"
+  start=$(date +%s)
+  timeout --foreground --preserve-status -s INT 3 "$dambit" match --a "hub:$dambit hub" --b "$b" \
+    --movetime 20000 "${from[@]}" >"$tmp/int-$case.out" 2>"$tmp/int-$case.err"
+  status=$? took=$(($(date +%s) - start))
+  if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] && grep -q '^forfeits: A 0, B 0$' "$tmp/int-$case.out" &&
+     grep -q '^games 0, ' "$tmp/int-$case.out"; then ok; else
+    bad "interrupted-hub-$case" "status $status after $took s: $(cat "$tmp/int-$case.out" "$tmp/int-$case.err")"; fi
+done
+
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
 run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1
@@ -160,6 +178,23 @@ run dxp --variant international --b "dxp:127.0.0.1:$port" --movetime 20 --openin
 if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/dxp.out" && grep -q '^forfeits: A 0, B 0$' "$tmp/dxp.out"; then ok; else
   bad dxp "$(cat "$tmp/dxp.out" "$tmp/dxp.err" "$tmp/dxpd.out")"; fi
 wait
+# Ctrl-C while the DXP follower thinks (Black to move first, 20 s a move): the wait for its move
+# ends at once, the game is ended with GAMEEND, and the match is over within a few seconds (it
+# waited out the follower's move, 20 s). The game given up is no forfeit.
+printf 'black\tB:W31-50:B1-20\n' >"$tmp/black10.txt"
+port=$((20000 + RANDOM % 20000))
+timeout 60 "$dambit" dxp --listen "127.0.0.1:$port" --movetime 20000 --max-games 1 --quiet >"$tmp/dxpi.out" 2>&1 &
+follower=$!
+for _ in $(seq 50); do grep -q . "$tmp/dxpi.out" 2>/dev/null && break; sleep 0.1; done
+start=$(date +%s)
+timeout --foreground --preserve-status -s INT 3 "$dambit" match --variant international \
+  --b "dxp:127.0.0.1:$port" --movetime 20000 --openings-file "$tmp/black10.txt" \
+  >"$tmp/int-dxp.out" 2>"$tmp/int-dxp.err"
+status=$? took=$(($(date +%s) - start))
+kill "$follower" 2>/dev/null; wait "$follower" 2>/dev/null
+if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] && grep -q '^forfeits: A 0, B 0$' "$tmp/int-dxp.out" &&
+   grep -q '^games 0, ' "$tmp/int-dxp.out"; then ok; else
+  bad interrupted-dxp "status $status after $took s: $(cat "$tmp/int-dxp.out" "$tmp/int-dxp.err" "$tmp/dxpi.out")"; fi
 # A game the match's own engine ends with its move: the follower is sent that move too (it was
 # not: its record of the game was a ply short). From W:W28:B23 White takes the last black man
 # (28x19) and wins at ply 1: in game 1 the match's engine has White, in game 2 the follower.

@@ -170,7 +170,7 @@ struct Turn {
     std::int64_t movetime_ms = 0;
     std::int64_t wait_ms = 0;  // the harness waits this long for the answer (0: no bound)
     // Set when the match gives the game up (GameRules::abandon): a player may stop thinking at
-    // once, since its move is thrown away.
+    // once, since its move is thrown away, or throw PlayerFailure (no forfeit then).
     const std::atomic<bool>* abandon = nullptr;
 };
 
@@ -246,6 +246,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         try {
             m = (p.side == Color::kWhite ? white : black)(p, g.history, turn);
         } catch (const PlayerFailure& f) {
+            if (rules.abandoned()) continue;  // stopped because the game is given up: no forfeit
             forfeit(f.what());
             break;
         }
@@ -300,8 +301,9 @@ struct PlayerStats {
 // "N moves, X nodes/move, mean depth D", as the match's summary gives it.
 inline std::string stats_text(const PlayerStats& s) {
     const int m = std::max(s.moves, 1);
-    return fmt::format("{} moves, {:.0f} nodes/move, mean depth {:.2f}", s.moves,
-                       double(s.nodes) / m, double(s.depth_sum) / m);
+    return fmt::format("{} {}, {:.0f} nodes/move, mean depth {:.2f}", s.moves,
+                       s.moves == 1 ? "move" : "moves", double(s.nodes) / m,
+                       double(s.depth_sum) / m);
 }
 
 // An engine as a player: each move is one `go` with the game history and the limits. `stats`, if

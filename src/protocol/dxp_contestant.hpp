@@ -96,7 +96,7 @@ public:
             }
             const int wait = turn.wait_ms > 0 ? int(std::min<std::int64_t>(turn.wait_ms, 1 << 30))
                                               : 1 << 30;
-            const BoardMove m = client_->receive_move(p, wait);
+            const BoardMove m = client_->receive_move(p, wait, turn.abandon);
             last_answer_ = std::chrono::steady_clock::now();
             ++moves_played_;
             known_plies_ = int(turn.moves->size()) + 1;
@@ -140,7 +140,7 @@ public:
     }
 
     std::string spent() const override {
-        std::string s = fmt::format("{} moves", moves_played_);
+        std::string s = fmt::format("{} {}", moves_played_, moves_played_ == 1 ? "move" : "moves");
         if (!peer_.empty()) s += fmt::format(", DXP follower '{}'", peer_);
         s += fmt::format(", connected again {} {}", reconnects_, reconnects_ == 1 ? "time" : "times");
         return s;

@@ -304,13 +304,19 @@ void DxpClient::send_move(const Board& before, const BoardMove& m, int seconds_u
     if (!state_->channel.send(msg)) throw DxpFailure("peer disconnected").unusable();
 }
 
-BoardMove DxpClient::receive_move(const Board& before, int timeout_ms) {
+BoardMove DxpClient::receive_move(const Board& before, int timeout_ms,
+                                  const std::atomic<bool>* abandon) {
     auto& st = *state_;
     const auto start = SteadyClock::now();
+    constexpr int kPollMs = 50;  // how often `abandon` is looked at
     for (;;) {
-        auto in = st.channel.next(clamp_ms(timeout_ms - ms_since(start)));
-        if (in.kind == Incoming::Kind::kTimeout)
+        if (abandon && abandon->load()) throw DxpFailure("the match gave the game up");
+        const int left = clamp_ms(timeout_ms - ms_since(start));
+        auto in = st.channel.next(abandon ? std::min(left, kPollMs) : left);
+        if (in.kind == Incoming::Kind::kTimeout) {
+            if (ms_since(start) < timeout_ms) continue;  // a slice of the wait, not all of it
             throw DxpFailure("no move from the peer within " + std::to_string(timeout_ms) + " ms");
+        }
         if (in.kind != Incoming::Kind::kMessage) {
             st.in_game = false;
             throw DxpFailure(in.reason).unusable();

@@ -8,6 +8,7 @@
 // The whole-session player of `dambit dxp` (both roles, with the engine) is further down.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,7 +81,10 @@ public:
     // `before`. Throws DxpFailure for a timeout, a disconnect, garbage, an illegal move, or a
     // GAMEEND (then peer_result() holds the peer's claimed result, and the GAMEEND has been
     // answered: the game is over). CHAT is passed to the log; BACKREQ is refused (BACKACC '1').
-    BoardMove receive_move(const Board& before, int timeout_ms);
+    // When `abandon` becomes true (the match gives the game up), the wait ends within 50 ms with
+    // a DxpFailure, the game still under way: end_game then ends it.
+    BoardMove receive_move(const Board& before, int timeout_ms,
+                           const std::atomic<bool>* abandon = nullptr);
 
     // Ends the game: sends GAMEEND (reason from our side: '0' unknown, '1' we lose, '2' draw,
     // '3' we win; stop code '1' when `last`) and reads the peer's GAMEEND reply for up to a

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace dambit::hub {
 // evaluation or book there).
 inline constexpr int kHubHandshakeMs = 10000;
 inline constexpr int kHubInitMs = 30000;
+// How long an engine told to `stop` has for its `done`, and how often a search under way looks
+// whether the match gave its game up.
+inline constexpr int kHubStopMs = 1000;
+inline constexpr int kHubPollMs = 50;
 
 template <class R>
 class HubContestant final : public play::Contestant<R> {
@@ -66,11 +71,28 @@ public:
         send(level_line(turn));
         send("go think");
         const auto deadline = deadline_in(turn.wait_ms);
+        // When the match gives the game up, the engine is told to `stop` and answer at once,
+        // so that it is free for what comes next; the match does not wait out its move time.
+        std::optional<std::chrono::steady_clock::time_point> stopped;
         std::string text;
         for (;;) {
-            const auto r = read(text, turn.wait_ms > 0 ? ms_until(deadline) : -1);
-            if (r == proc::ChildProcess::Read::kTimeout)
-                fail(fmt::format("no answer within {} ms", turn.wait_ms));
+            if (!stopped && turn.abandon && turn.abandon->load()) {
+                send("stop");
+                stopped = deadline_in(kHubStopMs);
+            }
+            int wait = turn.wait_ms > 0 ? ms_until(deadline) : -1;
+            if (stopped)
+                wait = wait < 0 ? ms_until(*stopped) : std::min(wait, ms_until(*stopped));
+            else if (turn.abandon)  // looked at between reads
+                wait = wait < 0 ? kHubPollMs : std::min(wait, kHubPollMs);
+            const auto r = read(text, wait);
+            if (r == proc::ChildProcess::Read::kTimeout) {
+                if (turn.wait_ms > 0 && ms_until(deadline) == 0)
+                    fail(fmt::format("no answer within {} ms", turn.wait_ms));
+                if (stopped && ms_until(*stopped) == 0)
+                    fail(fmt::format("no 'done' within {} ms of 'stop'", kHubStopMs));
+                continue;
+            }
             if (r == proc::ChildProcess::Read::kEnd) fail(ended());
             Line line;
             try {
@@ -100,7 +122,7 @@ public:
     void end_game(const play::Game<R>&, Color) override { last_error_.clear(); }
 
     std::string spent() const override {
-        std::string s = fmt::format("{} moves", moves_played_);
+        std::string s = fmt::format("{} {}", moves_played_, moves_played_ == 1 ? "move" : "moves");
         if (!id_.empty()) s += fmt::format(", hub engine '{}'", id_);
         s += fmt::format(", restarted {} {}", restarts_, restarts_ == 1 ? "time" : "times");
         return s;
