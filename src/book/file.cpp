@@ -98,15 +98,37 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
             throw std::runtime_error(fmt::format(
                 "'{}' was begun with other settings ({}: {}); remove it or give them", part_,
                 old.variant, old.settings));
+        // Whether a whole block that passes its check starts at byte q.
+        auto whole_block_at = [&](std::size_t q) {
+            if (bytes.size() - q < 16 || get<std::uint32_t>(bytes.data() + q) != kBlockTag)
+                return false;
+            const std::size_t size =
+                8 + std::size_t(get<std::uint32_t>(bytes.data() + q + 4)) * sizeof(Record);
+            return bytes.size() - q >= size + 8 &&
+                   get<std::uint64_t>(bytes.data() + q + size) ==
+                       XXH64(bytes.data() + q, size, 0);
+        };
         std::size_t at = kHeaderBytes;
         for (int number = 1; bytes.size() - at >= 8; ++number) {
             const char* p = bytes.data() + at;
             const auto n = get<std::uint32_t>(p + 4);
             const std::size_t size = 8 + std::size_t(n) * sizeof(Record);
             // A block cut short at the end is a write a kill interrupted; a whole block that
-            // fails its check is damage, said so.
+            // fails its check is damage, said so. So is a block whose count runs past the end
+            // with a whole block after it (the end of some count of records): a kill cuts the
+            // last write only.
             const bool tagged = get<std::uint32_t>(p) == kBlockTag;
-            if (tagged && bytes.size() - at < size + 8) break;
+            if (tagged && bytes.size() - at < size + 8) {
+                bool later = false;
+                for (std::size_t q = at + 16; !later && q + 16 <= bytes.size(); q += sizeof(Record))
+                    later = whole_block_at(q);
+                if (later)
+                    damage_ = fmt::format(
+                        "block {} at byte {} has a damaged count of positions; its positions and "
+                        "the {} bytes after it are dropped",
+                        number, at, bytes.size() - at);
+                break;
+            }
             if (!tagged || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
                 damage_ = fmt::format(
                     "block {} at byte {} fails its {}; its positions and the {} bytes after it are "
