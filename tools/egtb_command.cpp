@@ -82,10 +82,23 @@ using cli::duration_text;
 
 std::string positions_text(std::uint64_t n) { return count_text(n, "position", "positions"); }
 
-void print_summary(Variant v, const egtb::BuildOptions& o, int built, int kept, double seconds) {
-    fmt::print("{} tables up to {} pieces in {}: {} built, {} kept, {}\n",
+// What a build did, counted in slices (files) and in units (a slice and its flip, built
+// together; a symmetric slice alone).
+struct BuildCounts {
+    int built = 0, kept = 0, units = 0;
+    void add(std::string_view unit, bool was_kept) {
+        const int slices = unit.find('+') == std::string_view::npos ? 1 : 2;
+        (was_kept ? kept : built) += slices;
+        if (!was_kept) ++units;
+    }
+};
+
+void print_summary(Variant v, const egtb::BuildOptions& o, const BuildCounts& c, double seconds) {
+    fmt::print("{} tables up to {} pieces in {}: {} built ({}), {} kept, {}\n",
                std::string(variant_name(v)), o.max_pieces, o.dir,
-               count_text(std::uint64_t(built), "slice", "slices"), kept, duration_text(seconds));
+               count_text(std::uint64_t(c.built), "slice", "slices"),
+               count_text(std::uint64_t(c.units), "unit", "units"), c.kept,
+               duration_text(seconds));
 }
 
 // What every rank of a cluster build must agree on, as rank 0 hands it out with the units: a
@@ -116,7 +129,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
             needs[i].push_back(j);
         }
     std::vector<char> handed(n, 0), finished(n, 0);
-    int built = 0, kept = 0;
+    BuildCounts counts;
     cluster::Job job;
     job.text = build_job_text(v, o);
     job.items = n;
@@ -131,12 +144,9 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     };
     job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
         finished[i] = 1;
-        if (!positions) {
-            ++kept;
-            return;
-        }
-        ++built;
-        cli::eprint("slice {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
+        counts.add(units[i].name(), positions == 0);
+        if (!positions) return;
+        cli::eprint("unit {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
                     units[i].name(), rank, cluster::host(rank), positions_text(positions),
                     duration_text(seconds));
     };
@@ -151,7 +161,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     cluster::serve(job, times);
     cluster::print_times(times, "units", "building", false);
     cluster::release_workers();
-    print_summary(v, o, built, kept,
+    print_summary(v, o, counts,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
 }
@@ -241,14 +251,14 @@ int build(const cli::Args& args) {
     if (cluster::distributed()) return schedule_build(v, o);
     const bool terminal = isatty(2);
     auto last = std::chrono::steady_clock::now();
-    int built = 0, kept = 0;
+    BuildCounts counts;
     double rate = 0;
     auto report = [&](const egtb::BuildProgress& p) {
         if (p.unit_finished) {
-            p.phase == "kept" ? ++kept : ++built;
+            counts.add(p.unit, p.phase == "kept");
             if (terminal) std::fputs("\r\033[K", stderr);
             if (p.phase != "kept")
-                cli::eprint("slice {}/{} {}: built, {}, {}\n", p.unit_number, p.units, p.unit,
+                cli::eprint("unit {}/{} {}: built, {}, {}\n", p.unit_number, p.units, p.unit,
                             positions_text(p.total), duration_text(p.seconds));
             return;
         }
@@ -271,7 +281,7 @@ int build(const cli::Args& args) {
                 : fmt::format("{:.0f}% of {}",
                               p.total ? 100.0 * double(p.done) / double(p.total) : 100.0,
                               positions_text(p.total));
-        cli::eprint("\r\033[Kslice {}/{} {}: {}, {}; {:.2f} M positions/s, about {} left",
+        cli::eprint("\r\033[Kunit {}/{} {}: {}, {}; {:.2f} M positions/s, about {} left",
                     p.unit_number, p.units, p.unit, p.phase, share, rate / 1e6,
                     duration_text(left));
     };
@@ -286,7 +296,7 @@ int build(const cli::Args& args) {
         cli::eprint("dambit egtb build: {}\n", e.what());
         return 130;
     }
-    print_summary(v, o, built, kept,
+    print_summary(v, o, counts,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
 }
