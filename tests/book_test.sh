@@ -48,23 +48,25 @@ if [ "$interrupted_status" -eq 130 ] &&
    grep -q "^dambit book: interrupted with [0-9]* positions in $dir/int.book.part; the same command goes on" "$dir/int.err" &&
    "$dambit" "${slow[@]}" --out "$dir/int.book" > /dev/null 2>&1 && cmp -s "$dir/full.book" "$dir/int.book"; then
   ok; else bad "book after Ctrl-C: status $interrupted_status, $(cat "$dir/int.err")"; fi
-# A whole block of the journal damaged (the last byte of its checksum changed, as no kill can):
-# said in one line naming the file, its positions searched again, and the same book in the end.
-interrupt_midway "$dir/dmg.book.part" 3000 "$dir/dmg.err" "$dambit" "${slow[@]}" --out "$dir/dmg.book"
-python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes([b[0] ^ 0xFF]))' "$dir/dmg.book.part"
-"$dambit" "${slow[@]}" --out "$dir/dmg.book" > /dev/null 2> "$dir/dmg.err"
-if grep -Eq "^book: $dir/dmg.book.part is damaged: block [0-9]+ at byte [0-9]+ fails its checksum; its positions and the [0-9]+ bytes after it are dropped\$" "$dir/dmg.err" &&
-   cmp -s "$dir/full.book" "$dir/dmg.book"; then
-  ok; else bad "damaged journal: $(cat "$dir/dmg.err")"; fi
-# The count of positions of the journal's first block (bytes 132-135, after the 128-byte header;
+# damaged_journal NAME PYTHON MESSAGE: a journal of an interrupted build, damaged by PYTHON (given
+# the file as sys.argv[1]; no kill can do it), then the same command: one line naming the file
+# and saying MESSAGE, the positions after the damage searched again, and the same book in the end.
+damaged_journal() {
+  interrupt_midway "$dir/$1.book.part" 3000 "$dir/$1.err" "$dambit" "${slow[@]}" --out "$dir/$1.book"
+  python3 -c "import sys; f = open(sys.argv[1], 'r+b'); $2" "$dir/$1.book.part"
+  "$dambit" "${slow[@]}" --out "$dir/$1.book" > /dev/null 2> "$dir/$1.err"
+  if grep -Eq "^book: $dir/$1.book.part is damaged: $3; its positions and the [0-9]+ bytes after it are dropped\$" "$dir/$1.err" &&
+     cmp -s "$dir/full.book" "$dir/$1.book"; then
+    ok; else bad "damaged journal ($1): $(cat "$dir/$1.err")"; fi
+}
+# The last byte of the last block's checksum changed.
+damaged_journal dmg 'f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes([b[0] ^ 0xFF]))' \
+  'block [0-9]+ at byte [0-9]+ fails its checksum'
+# The count of positions of the first block (bytes 132-135, after the 128-byte header;
 # docs/book.md) made far too large: the block seems to run past the end, as a write a kill cut
-# short would, but whole blocks follow it, so it is damage, said so (it was cut silently).
-interrupt_midway "$dir/cnt.book.part" 3000 "$dir/cnt.err" "$dambit" "${slow[@]}" --out "$dir/cnt.book"
-python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(132); f.write((0xFFFFFF).to_bytes(4, "little"))' "$dir/cnt.book.part"
-"$dambit" "${slow[@]}" --out "$dir/cnt.book" > /dev/null 2> "$dir/cnt.err"
-if grep -Eq "^book: $dir/cnt.book.part is damaged: block 1 at byte 128 has a damaged count of positions; its positions and the [0-9]+ bytes after it are dropped\$" "$dir/cnt.err" &&
-   cmp -s "$dir/full.book" "$dir/cnt.book"; then
-  ok; else bad "damaged count: $(cat "$dir/cnt.err")"; fi
+# short would, but whole blocks follow it (it was cut silently).
+damaged_journal cnt 'f.seek(132); f.write((0xFFFFFF).to_bytes(4, "little"))' \
+  'block 1 at byte 128 has a damaged count of positions'
 expect_error other-settings 2 "built with other settings" -- \
   book build --variant russian --nodes-per-position 301 --positions 80 --out "$dir/a.book"
 # A second build of the book a first build is writing: refused at once (the journal is locked),
