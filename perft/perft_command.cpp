@@ -78,7 +78,7 @@ struct Settings {
 
 std::uint64_t sum(const std::vector<std::uint64_t>& v) {
     std::uint64_t n = 0;
-    for (auto x : v) n += x;
+    for (auto x : v) n = add_count(n, x);
     return n;
 }
 
@@ -129,8 +129,11 @@ struct Checkpoint : PerftCheckpoint {
 // shared out over them (a rank of an MPI job counts one subtree at a time).
 template <class R>
 std::uint64_t count_subtree(const Position<R>& p, int depth, Settings& s) {
-    if (s.threads == 1 || depth < 3) return perft<R>(p, depth, s.duplicates, s.hash.get());
-    return sum(perft_divide(p, depth, s.duplicates, s.threads, s.hash.get()));
+    const std::uint64_t n = s.threads == 1 || depth < 3
+                                ? perft<R>(p, depth, s.duplicates, s.hash.get())
+                                : sum(perft_divide(p, depth, s.duplicates, s.threads, s.hash.get()));
+    if (n > std::uint64_t(INT64_MAX)) throw PerftOverflow();  // a subtree's count is signed
+    return n;
 }
 
 // What the other ranks need to count the subtrees of a depth: they make the same split.
@@ -261,7 +264,8 @@ std::vector<std::uint64_t> run_depth(const Position<R>& p, int depth, Settings& 
         perft_run(split, s.duplicates, s.threads, s.hash.get(), sub, on_done);
     std::vector<std::uint64_t> counts(std::size_t(split.roots), 0);
     for (std::size_t k = 0; k < sub.size(); ++k)
-        counts[std::size_t(split.root[k])] += std::uint64_t(sub[k]);
+        counts[std::size_t(split.root[k])] =
+            add_count(counts[std::size_t(split.root[k])], std::uint64_t(sub[k]));
     return counts;
 }
 
@@ -286,9 +290,20 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
             std::fflush(stdout);  // a row is out before the next depth's work, as below
             continue;
         }
-        const auto counts = run_depth(p, d, s, checkpoint);
+        std::vector<std::uint64_t> counts;
+        std::uint64_t n = 0;
+        try {
+            counts = run_depth(p, d, s, checkpoint);
+            n = sum(counts);
+        } catch (const PerftOverflow&) {  // a wrong count is never printed
+            if (s.progress) cli::eprint("{:>60}\r", "");
+            std::fflush(stdout);
+            cli::eprint("dambit perft: the count of depth {} does not fit in 64 bits; the depths "
+                        "above it are exact\n",
+                        d);
+            return 1;
+        }
         const double el = seconds_since(t0);
-        const std::uint64_t n = sum(counts);
         if (checkpoint) {
             checkpoint->depths[d] = n;
             checkpoint->split_depth = 0;

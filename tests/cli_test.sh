@@ -45,6 +45,19 @@ if [ "$("$dambit" moves | wc -l)" -eq 7 ]; then pass=$((pass + 1)); else
 check perft-json 0 '"depth":3,"nodes":302,"seconds":' '^$' -- perft --depth 3 --json
 check perft-text 0 '1469' '^$' -- perft --depth 4
 check divide 0 'c3-d4' '^$' -- perft --depth 2 --divide
+# A count past 64 bits is refused, never wrapped (it was printed mod 2^64, exit status 0). King
+# against king, counted apart in Python (tests/two_kings_perft.py): depths 1-22 fit and are
+# printed exact; depth 23 (116649551263596393329) does not, so perft says so and exits 1.
+for threads in 1 2; do
+  out=$("$dambit" perft --fen W:WKa1:BKh2 --depth 30 --hash 16 --threads $threads --json 2>/tmp/dambit_cli_err.$$)
+  status=$?
+  got=$(python3 -c 'import json, sys; [print(o["depth"], o["nodes"]) for o in map(json.loads, sys.stdin)]' <<<"$out")
+  if [ "$status" -eq 1 ] && [ "$got" = "$(python3 "$(dirname "$0")/two_kings_perft.py" 22)" ] &&
+     [ "$(cat /tmp/dambit_cli_err.$$)" = "dambit perft: the count of depth 23 does not fit in 64 bits; the depths above it are exact" ] &&
+     [ "$(python3 "$(dirname "$0")/two_kings_perft.py" 23 |
+          python3 -c 'import sys; print(int(sys.stdin.read().split()[-1]) >= 2**64)')" = True ]; then
+    pass=$((pass + 1)); else echo "FAIL perft-overflow (threads $threads): status $status, $(tail -1 <<<"$got"), $(cat /tmp/dambit_cli_err.$$)"; fail=$((fail + 1)); fi
+done
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 check bad-side 2 '^$' "side to move 'X'" -- moves --fen 'X:W21:B1'
 check bad-depth 2 '^$' "'x' for --depth" -- perft --depth x

@@ -5,10 +5,13 @@
 #include "core/instances.hpp"
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -51,6 +54,20 @@ private:
     std::unique_ptr<Entry[]> entries_;
     std::size_t mask_ = 0;
 };
+
+// A count that does not fit in 64 bits (more than 18446744073709551615, or for one subtree of
+// perft_run, 9223372036854775807): perft throws this rather than wrap around.
+struct PerftOverflow : std::overflow_error {
+    PerftOverflow() : std::overflow_error("a count does not fit in 64 bits") {}
+};
+
+// n + k, or PerftOverflow.
+[[gnu::always_inline]] inline std::uint64_t add_count(std::uint64_t n, std::uint64_t k) {
+    std::uint64_t s;
+    if (__builtin_add_overflow(n, k, &s)) [[unlikely]]
+        throw PerftOverflow();
+    return s;
+}
 
 namespace detail {
 
@@ -351,13 +368,13 @@ std::uint64_t perft_side(const Position<R>& p, int depth, PerftHash* hash, Dupli
     }
     std::uint64_t n = 0;
     using M = Move<typename R::Geometry>;
-    if (depth == 3)
+    if (depth == 3)  // at most kMaxMoves^3 leaves: no overflow
         visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
             n += perft2_side<R, ~Us>(p.play(m), dup);
         });
     else
         visit_side<R, Us>(p, dup, [&](const M& m) __attribute__((always_inline)) {
-            n += perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup);
+            n = add_count(n, perft_side<R, ~Us>(p.play(m), depth - 1, hash, dup));
         });
     if (hash) hash->store(key, n);
     return n;
@@ -435,7 +452,8 @@ PerftSplit<R> perft_split(const Position<R>& p, int depth, Duplicates dup) {
 }
 
 // Counts the subtrees of `split` whose count is not known yet (counts[k] < 0) over `threads`,
-// filling in counts[k]; on_done(k, n) is called under a lock as each one completes.
+// filling in counts[k]; on_done(k, n) is called under a lock as each one completes. The first
+// exception of a thread (PerftOverflow, or one of on_done) stops the others, and is thrown here.
 template <class R>
 void perft_run(const PerftSplit<R>& split, Duplicates dup, int threads, PerftHash* hash,
                std::vector<std::int64_t>& counts,
@@ -443,21 +461,30 @@ void perft_run(const PerftSplit<R>& split, Duplicates dup, int threads, PerftHas
     counts.resize(split.pos.size(), -1);
     std::atomic<std::size_t> next{0};
     std::mutex lock;
+    std::exception_ptr failure;
     auto work = [&] {
-        for (;;) {
-            const std::size_t k = next.fetch_add(1);
-            if (k >= split.pos.size()) return;
-            if (counts[k] >= 0) continue;
-            const std::uint64_t n = perft<R>(split.pos[k], split.sub_depth, dup, hash);
+        try {
+            for (;;) {
+                const std::size_t k = next.fetch_add(1);
+                if (k >= split.pos.size()) return;
+                if (counts[k] >= 0) continue;
+                const std::uint64_t n = perft<R>(split.pos[k], split.sub_depth, dup, hash);
+                if (n > std::uint64_t(INT64_MAX)) throw PerftOverflow();  // counts[k] is signed
+                std::lock_guard<std::mutex> guard(lock);
+                counts[k] = std::int64_t(n);
+                if (on_done) on_done(int(k), n);
+            }
+        } catch (...) {
+            next = split.pos.size();
             std::lock_guard<std::mutex> guard(lock);
-            counts[k] = std::int64_t(n);
-            if (on_done) on_done(int(k), n);
+            if (!failure) failure = std::current_exception();
         }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
 }
 
 // The count of each root move at `depth`, in the order generate_paths gives them, split over
@@ -478,7 +505,7 @@ std::vector<std::uint64_t> perft_divide(
     std::vector<std::int64_t> sub;
     perft_run(split, dup, threads, hash, sub, [&](int k, std::uint64_t n) {
         const auto r = std::size_t(split.root[std::size_t(k)]);
-        counts[r] += n;
+        counts[r] = add_count(counts[r], n);
         if (--pending[r] == 0 && on_root_done) on_root_done(int(r), counts[r]);
     });
     return counts;
