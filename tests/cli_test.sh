@@ -652,6 +652,21 @@ check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the 
   selfplay --out "$fx/h.dat" --threads 2 --hash "$half"
 check hash-copies-match 2 '^$' "bad value '$half' for --hash \(.*, for the 2 tables this run makes\)" -- \
   match --depth 1 --openings 1 --hash "$half"
+# A side's own table (hash=MB) counts as well: each fits, both do not (they were not checked).
+check hash-sides-match 2 '^$' "^dambit match: the tables of the match need $((2 * half)) MB \($half MB for A and $half MB for B a game, 1 game at a time\), more than the [0-9]+ MB of memory and swap available on this machine\$" -- \
+  match --depth 1 --openings 1 --a hash="$half" --b hash="$half"
+# solve's draw search (with tables) takes an eighth more: a --hash that fits alone but not with
+# it is refused. The room is read from the refusal of a table far too large; 15/16 of it fits,
+# and with its eighth (135/128 of the room) does not.
+room=$("$dambit" solve --fen W:WKh2:BKa1,g3 --hash 1048576 2>&1 | sed -nE 's/.*more than the ([0-9]+) MB.*/\1/p')
+if [ -n "$room" ]; then
+  fit=$((room * 15 / 16))
+  mkdir -p "$fx/kk"; "$dambit" egtb build --variant russian --pieces 2 --dir "$fx/kk" >/dev/null 2>&1
+  check hash-draw-search 2 '^$' "^dambit solve: bad value '$fit' for --hash \(more than the [0-9]+ MB of memory and swap available on this machine, with the draw search's $((fit / 8)) MB\)\$" -- \
+    solve --fen W:WKh2:BKa1,g3 --egtb "$fx/kk" --hash "$fit"
+else
+  echo "FAIL hash-draw-search: no room in the refusal of --hash 1048576"; fail=$((fail + 1))
+fi
 # match names the option the user gave: --book and --eval, or a side's book= and eval= setting
 # (both were reported as '--a ...').
 printf 'garbage' > "$fx/bad.book"

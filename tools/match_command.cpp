@@ -27,6 +27,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
+#include "core/memory.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
 #include "play/loss_analysis.hpp"
@@ -510,15 +511,26 @@ int run(const cli::Args& args) {
     rules.max_plies =
         int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    // Two engines for each game played at once (--concurrency), each with its table.
-    const auto hash = std::size_t(
-        args.get_megabytes("hash", 16, 1, 2 * args.get_int("concurrency", 1, 1, 256)));
+    // An engine of dambit's for each such side of each game played at once (--concurrency), each
+    // with its table: hash=MB of its settings, or --hash. All of them must fit in memory.
+    const int concurrency = int(args.get_int("concurrency", 1, 1, 256));
+    const auto side_tables = int(engine_a && !sa.hash) + int(engine_b && !sb.hash);
+    const auto hash = std::size_t(args.get_megabytes("hash", 16, 1, side_tables * concurrency));
+    if ((engine_a && sa.hash) || (engine_b && sb.hash)) {
+        const auto a = std::int64_t(engine_a ? (sa.hash ? sa.hash : hash) : 0);
+        const auto b = std::int64_t(engine_b ? (sb.hash ? sb.hash : hash) : 0);
+        if (const std::string why = beyond_memory((a + b) * concurrency, 1); !why.empty())
+            throw cli::UsageError(fmt::format(
+                "the tables of the match need {} MB ({} MB for A and {} MB for B a game, {}), {}",
+                (a + b) * concurrency, a, b, cli::count_text(std::uint64_t(concurrency),
+                                                            "game at a time", "games at once"),
+                why));
+    }
     const auto available = std::int64_t(openings.size());
     const auto count = args.get_int("openings", available, 1, INT64_MAX);
     if (count < available) openings.resize(std::size_t(count));
     if (openings.empty()) throw cli::UsageError("no openings to play");
 
-    const int concurrency = int(args.get_int("concurrency", 1, 1, 256));
     const bool analyse = args.has("analyse-losses");
     const int analyse_factor = int(args.get_int("analyse-factor", 10, 2, 1000));
     if (args.has("analyse-factor") && !analyse)

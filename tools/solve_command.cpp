@@ -13,6 +13,7 @@
 
 #include "cli.hpp"
 #include "commands.hpp"
+#include "core/memory.hpp"
 #include "core/notation.hpp"
 #include "json.hpp"
 #include "search/line.hpp"
@@ -329,8 +330,16 @@ int run(const cli::Args& args) {
     // printed, then one line, exit status 130 (a second signal ends the program at once).
     cli::catch_stop_signals();
     opt.stop = &cli::stop_requested;
-    opt.hash_megabytes = std::size_t(args.get_megabytes("hash", 256));
     const auto tables = cli::tables_option(args);
+    // The draw search (with tables or the draw rules) has a table of an eighth more.
+    const std::int64_t hash = args.get_int("hash", 256, 1, std::int64_t(1) << 20);
+    const std::int64_t draws =
+        !tables.dir.empty() || opt.draw_rules ? std::max<std::int64_t>(1, hash / 8) : 0;
+    if (const std::string why = beyond_memory(hash + draws); !why.empty())
+        throw cli::UsageError(fmt::format(
+            "bad value '{}' for --hash ({}{})", hash, why,
+            draws ? fmt::format(", with the draw search's {} MB", draws) : std::string()));
+    opt.hash_megabytes = std::size_t(hash);
     opt.tables_dir = tables.dir;
     opt.tables_cache_megabytes = tables.cache_megabytes;
     // The solver (its proof table, its tables) is made once the input is known to be good: a
