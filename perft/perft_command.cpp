@@ -282,7 +282,7 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
                 fmt::print("{}\n", json::Object()
                                        .add("depth", d)
                                        .add("nodes", n)
-                                       .add("seconds", 0)
+                                       .add("seconds", json::Fixed{0.0, 6})
                                        .add("checkpoint", true)
                                        .str());
             else

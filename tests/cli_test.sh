@@ -58,6 +58,7 @@ for threads in 1 2; do
           python3 -c 'import sys; print(int(sys.stdin.read().split()[-1]) >= 2**64)')" = True ]; then
     pass=$((pass + 1)); else echo "FAIL perft-overflow (threads $threads): status $status, $(tail -1 <<<"$got"), $(cat /tmp/dambit_cli_err.$$)"; fail=$((fail + 1)); fi
 done
+check version-extra 2 '^$' "^dambit: unexpected argument 'extra' after --version\$" -- --version extra
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 check bad-side 2 '^$' "side to move 'X'" -- moves --fen 'X:W21:B1'
 check bad-depth 2 '^$' "'x' for --depth" -- perft --depth x
@@ -104,6 +105,8 @@ check solve-duals-json 0 '"turns":\[\{"ply":1,"fen":"W:W[^"]*","move":"a1-b2","o
   solve --fen 'W:Wa1,c1:Ba3' --duals --json
 check solve-moves-json 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win","plies":1,"line":\["a1-b2"\],"no_result_plies":null,"win_at_most":null,"cannot_lose":true,"cannot_win":false,"nodes":[0-9]+,"seconds":[0-9.]+,"moves":\[\{"move":"a1-b2","result":"win","plies":1,.*\{"move":"c1-b2","result":"loss","plies":4,"line":\["c1-b2","a3:c1","a1-b2","c1:a3"\],' '^$' -- \
   solve --fen 'W:Wa1,c1:Ba3' --moves --json
+# The FEN is given back as given, without the blanks around it (a newline was kept in the JSON).
+check solve-json-fen 0 '^\{"fen":"W:Wa1,c1:Ba3","result":"win",' '^$' -- solve --fen $' W:Wa1,c1:Ba3\n' --json
 # ../shared/solve-reference.md: W:W33:B2 is won in 17 plies, so within 15 there is no result,
 # and the JSON says how far that was proven.
 check solve-json-none 0 '^\{"fen":"W:W33:B2","result":"unknown","plies":null,"line":\[\],"no_result_plies":15,' '^$' -- \

@@ -105,6 +105,11 @@ if [ "$status" -eq 0 ] && [ "$(grep -Ec '^LLR -?[0-9]+\.[0-9]{2} \[-2\.94, 2\.94
    grep -Eq '^(SPRT: no decision|H[01] accepted)' "$tmp/sprt.out"; then ok; else
   bad sprt "$(cat "$tmp/sprt.out" "$tmp/sprt.err")"; fi
 
+# An LLR that rounds to zero is written 0.00, never -0.00 (two drawn pairs at depth 1 gave it).
+run llr0 --depth 1 --openings 2 --sprt elo0=0,elo1=5
+if [ "$status" -eq 0 ] && grep -q '^LLR ' "$tmp/llr0.out" && ! grep -q 'LLR -0\.00' "$tmp/llr0.out"; then ok; else
+  bad llr-zero "$(grep LLR "$tmp/llr0.out")"; fi
+
 # Ctrl-C: the pairs finished are summed up (the summary line), one line on stderr says where the
 # games are, the PDN stays in FILE.tmp (FILE is never a half match), exit status 130; the signal
 # comes when the handler is long in place, under the sanitizers too.

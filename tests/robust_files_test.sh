@@ -132,6 +132,11 @@ ck="$dir/ck"
 if "$dambit" perft --depth 6 --checkpoint "$ck" | grep -q '^    6            37986 '; then ok; else
   bad "checkpoint-write"; fi
 cp "$ck" "$dir/ck.good"
+# With --json, a depth from the checkpoint has its seconds as every row has them (a decimal number
+# with six places; it was the integer 0).
+out=$("$dambit" perft --depth 6 --checkpoint "$dir/ck.good" --json 2>&1)
+if grep -q '^{"depth":5,"nodes":7482,"seconds":0.000000,"checkpoint":true}$' <<<"$out"; then ok; else
+  bad "checkpoint-json: ${out: -300}"; fi
 out=$("$dambit" perft --depth 7 --checkpoint "$ck" 2>&1)
 if grep -q '^    5             7482 .*(from the checkpoint)$' <<<"$out" &&
    grep -q '^    7           190146 ' <<<"$out"; then ok; else bad "checkpoint-resume: ${out: -300}"; fi

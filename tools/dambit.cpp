@@ -87,6 +87,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (name == "--version" || name == "version") {
+        if (argc > 2) {  // as every subcommand refuses an argument it does not take
+            if (!quiet)
+                write_to(stderr, "dambit: unexpected argument '{}' after {}\n",
+                         dambit::printable(argv[2]), name);
+            return 2;
+        }
         if (!quiet) write_to(stdout, "dambit {}\n", dambit::kVersion);
         return 0;
     }

@@ -442,6 +442,9 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
     }
 }
 
+// The log-likelihood ratio with two decimals; a value that rounds to zero is 0.00, not -0.00.
+std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 0.005 ? 0.0 : llr); }
+
 template <class R>
 int run(const cli::Args& args) {
     const search::Tuning defaults = search::Tuning::defaults_for<R>();
@@ -712,7 +715,7 @@ int run(const cli::Args& args) {
         }
         if (sprt) {
             llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
-            fmt::print("LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(), sprt->upper());
+            fmt::print("LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(), sprt->upper());
             const auto d = play::sprt_decision(llr, *sprt);
             if (d == play::SprtDecision::kH1)
                 fmt::print("H1 accepted: elo >= {:g}\n", sprt->elo1);
@@ -775,7 +778,7 @@ int run(const cli::Args& args) {
         "games {}, A wins {}, draws {}, B wins {}, A scores {:.1f}%, Elo A-B {} (95%), {:.1f} s\n",
         games, wins, draws, losses, 100 * e.score, elo, seconds);
     if (sprt && !decided)
-        fmt::print("SPRT: no decision, LLR {:.2f} [{:.2f}, {:.2f}]\n", llr, sprt->lower(),
+        fmt::print("SPRT: no decision, LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(),
                    sprt->upper());
     if (interrupted) {
         cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,

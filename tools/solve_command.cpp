@@ -438,7 +438,11 @@ int run(const cli::Args& args) {
             return 130;
         }
         if (json) {
-            fmt::print("{}\n", solved_json(*fen, p, s).str());
+            // The FEN as given, without the blanks around it (as --file prints it back).
+            const auto from = fen->find_first_not_of(" \t\r\n");
+            const auto to = fen->find_last_not_of(" \t\r\n");
+            const std::string given = from == std::string::npos ? "" : fen->substr(from, to - from + 1);
+            fmt::print("{}\n", solved_json(given, p, s).str());
             return 0;
         }
         fmt::print("{}\n", text);
