@@ -173,6 +173,16 @@ e.send("go think")
 lines, done = e.until("done")
 black = {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"}
 check("russian black reply", done is not None and args_of(done).get("move") in black, done)
+# pydraughts prints its times as Python floats: 0.4 - 0.1 is 0.30000000000000004 (17 digits), a
+# small one may have an exponent. Both are times (they were refused, and the old level stood).
+for level in ("level time=0.30000000000000004 inc=0.1", "level move-time=1e-05"):
+    e.send(level)
+    e.send("ping")
+    lines, pong = e.until("pong", 5)
+    e.send("go think")
+    _, done = e.until("done", 10)
+    check(f"float time: {level}", pong == "pong" and not any(l.startswith("error") for l in lines) and
+          done is not None and args_of(done).get("move") in black, (lines, done))
 
 # 3. Bad input: each gets an error line and the engine serves on.
 bad = [
@@ -185,6 +195,9 @@ bad = [
     ("negative move-time", "level move-time=-1"),
     ("negative increment", "level time=1 inc=-3"),
     ("negative moves", "level moves=-1 time=5"),
+    ("infinite time", "level time=inf"),
+    ("hexadecimal time", "level move-time=0x10"),
+    ("exponent without digits", "level time=1e"),
     ("pos without a value", "pos pos"),
     ("unterminated quote", 'pos moves="10-14'),
     ("bad variant", "set-param name=variant value=chess"),

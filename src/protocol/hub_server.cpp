@@ -75,23 +75,30 @@ bool read_line(std::istream& in, std::string& s, bool& too_long) {
 }
 
 // A number of the level command, written in decimal: digits with an optional sign, and for a
-// time a fraction (`0.5`, `.5`); no exponent, hexadecimal or `inf`. Throws ParseError naming it.
+// time any real as a client's language prints it (`0.5`, `.5`, `0.30000000000000004`, `1e-05`:
+// pydraughts sends Python's floats as they are); no hexadecimal, `inf` or `nan`. Throws
+// ParseError naming it.
 double number(const Line& line, const char* name, bool fraction) {
     const std::string& v = *line.get(name);
+    if (fraction) {
+        const bool plain = !v.empty() && v.find_first_not_of("0123456789+-.eE") == std::string::npos &&
+                           v.find_first_of("0123456789") != std::string::npos;
+        char* end = nullptr;
+        const double x = plain ? std::strtod(v.c_str(), &end) : 0.0;
+        if (!plain || end != v.c_str() + v.size() || !std::isfinite(x))
+            throw ParseError(fmt::format("bad value '{}' for {} (want a decimal number)", v, name));
+        return x;
+    }
     std::size_t i = v.empty() || (v[0] != '-' && v[0] != '+') ? 0 : 1;
     std::size_t digits = 0;
-    bool point = false;
     for (; i < v.size(); ++i) {
         if (v[i] >= '0' && v[i] <= '9')
             ++digits;
-        else if (v[i] == '.' && fraction && !point)
-            point = true;
         else
             break;
     }
     if (digits == 0 || i != v.size() || digits > 15)
-        throw ParseError(fmt::format("bad value '{}' for {} (want {}{})", v, name,
-                                     fraction ? "a decimal number" : "a whole number",
+        throw ParseError(fmt::format("bad value '{}' for {} (want a whole number{})", v, name,
                                      digits > 15 ? " of at most 15 digits" : ""));
     return std::strtod(v.c_str(), nullptr);
 }
