@@ -80,6 +80,11 @@ TEST_CASE("DXP GAMEACC, GAMEEND, CHAT, BACKREQ, BACKACC layouts", "[dxp]") {
     CHECK(std::get<dxp::Chat>(dxp::decode("Chello there")).text == "hello there");
     CHECK(std::get<dxp::Chat>(dxp::decode("C")).text.empty());
     CHECK(dxp::encode(dxp::Chat{"hi"}) == "Chi");
+    // The specification's CHAT holds 1 to 126 characters: a longer text is cut to 126 when sent
+    // (a 158-byte one was sent whole), and one received that long is still read.
+    const std::string long_text(200, 'x');
+    CHECK(dxp::encode(dxp::Chat{long_text}) == "C" + std::string(126, 'x'));
+    CHECK(std::get<dxp::Chat>(dxp::decode("C" + long_text)).text == long_text);
 
     const auto b = std::get<dxp::BackRequest>(dxp::decode("B012Z"));
     CHECK(b.move_number == 12);

@@ -143,6 +143,8 @@ assert expect(s, "A", "no black piece")[-1] == "2"
 s.sendall(b"R02" + req("Z")[3:])                     # a version the server does not speak
 acc = expect(s, "A", "version 02")
 assert acc[-1] == "1", acc                           # refused: '1' not this version
+s.sendall(b"B001W\0")                                # no game: no move to go back to
+assert expect(s, "K", "BACKREQ outside a game")[1] == "2"  # (it got no answer)
 s.sendall(req("Z"))                                  # game 1: the server plays Black
 assert expect(s, "A", "game 1")[-1] == "0"
 s.sendall(b"M0001322300\0")                          # 32-23 is no move

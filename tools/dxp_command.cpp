@@ -37,7 +37,7 @@ constexpr const char* kHelp =
     "With --games N dambit is the initiator: it requests N games, White in the odd ones and\n"
     "Black in the even ones, then says it wants no next game. Without --games it is the\n"
     "follower: it accepts every request for version 01 with a legal position (refusing an\n"
-    "illegal position with code 9) and plays the colour asked for.\n"
+    "illegal position with code 2) and plays the colour asked for.\n"
     "Either side ends a game by the rules (no legal move loses; the third repetition and the\n"
     "FMJD move-count rules draw); an illegal move or a peer silent beyond its clock (plus five\n"
     "seconds) loses. A peer that disconnects or sends garbage or an over-long message ends the\n"

@@ -142,7 +142,7 @@ std::string encode(const Message& m) {
             } else if constexpr (std::is_same_v<T, GameEnd>) {
                 return std::string("E") + x.reason + x.stop;
             } else if constexpr (std::is_same_v<T, Chat>) {
-                std::string t = x.text.substr(0, kMaxMessage - 1);
+                std::string t = x.text.substr(0, kMaxChat);
                 std::replace(t.begin(), t.end(), '\0', ' ');
                 t.insert(t.begin(), 'C');
                 return t;

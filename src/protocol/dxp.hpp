@@ -54,7 +54,10 @@ struct GameEnd {
     char stop = '0';    // '0' next game preferred, '1' no next game
 };
 
-// 'C': free text.
+// 'C': free text, of at most kMaxChat characters as sent (the DXP specification's CHAT holds 1 to
+// 126; pydraughts's reader gives up past 128): a longer text is cut there. One received may be
+// longer (up to kMaxMessage).
+constexpr std::size_t kMaxChat = 126;
 struct Chat {
     std::string text;
 };

@@ -663,7 +663,10 @@ std::string Session::run(int& game_counter, int max_games) {
                 }
                 const auto* r = std::get_if<GameRequest>(&in.message);
                 if (!r) {
-                    note("ignored " + describe(in.message) + " outside a game");
+                    // A peer asking to take back waits for the answer: no move to go back to.
+                    if (std::holds_alternative<BackRequest>(in.message)) ch.send(BackAccept{'2'});
+                    note((std::holds_alternative<BackRequest>(in.message) ? "refused " : "ignored ") +
+                         describe(in.message) + " outside a game");
                     continue;
                 }
                 if (r->version != "01") {
