@@ -443,7 +443,19 @@ if not sanitized:
           and all("search threads could be started" in e for e in errors)
           and lines[-1].startswith("done move=3"), (status, lines[-3:], errors))
 
-# 7d. A larger table set after `init`, before a timed search (no `init` between): the table is
+# 7d. Bytes that are not UTF-8 in a line come back in its error as \xNN, so that a client decoding
+# UTF-8 can read the error (they were echoed raw); a control character is named with its column.
+raw = subprocess.run([DAMBIT, "hub"], input=b'hub\npos moves="34-30 \xff\xfe"\n\x07\x1bzz\nquit\n',
+                     capture_output=True, timeout=30).stdout
+try:
+    errors = [l for l in raw.decode("utf-8").splitlines() if l.startswith("error")]
+except UnicodeDecodeError as err:
+    errors = [str(err)]
+check("error lines are UTF-8, bad bytes as \\xNN, control characters named",
+      errors == ["error message=\"bad square in move '\\xFF\\xFE'\"",
+                 'error message="control character 0x07 at column 1"'], errors)
+
+# 7e. A larger table set after `init`, before a timed search (no `init` between): the table is
 # made when the position comes, and its memory is zero until touched, so nothing waits for it to
 # be filled: `pong` at once, the move within its time. (Filling 4000 MB took 7 s here: the move
 # came seconds late, and ping and stop waited as long.)

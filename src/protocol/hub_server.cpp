@@ -29,6 +29,34 @@
 namespace dambit::hub {
 namespace {
 
+// `s` with every byte that is not part of a well-formed UTF-8 sequence written \xNN: an error
+// line echoes what the client sent, and a client reading UTF-8 (Python's decoder is strict) must
+// be able to read it.
+std::string utf8_text(std::string_view s) {
+    std::string out;
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = at(i);
+        const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0xE ? 3
+                              : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (at(i + k) & 0xC0) == 0x80;
+        if (ok && len > 2) {  // no overlong form, surrogate, or code point past U+10FFFF
+            const unsigned char d = at(i + 1);
+            ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0) &&
+                 !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
+        }
+        if (ok) {
+            out.append(s.substr(i, len));
+            i += len;
+        } else {
+            out += fmt::format("\\x{:02X}", c);
+            ++i;
+        }
+    }
+    return out;
+}
+
 class Output {
 public:
     explicit Output(std::ostream& out) : out_(out) {}
@@ -38,7 +66,9 @@ public:
         out_.flush();
     }
     // One line whatever the message holds (a file's header can put a newline in it).
-    void error(const std::string& message) { line("error message=" + quote(printable(message))); }
+    void error(const std::string& message) {
+        line("error message=" + quote(utf8_text(printable(message))));
+    }
 
 private:
     std::mutex mutex_;

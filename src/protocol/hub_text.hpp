@@ -48,9 +48,10 @@ inline Line parse_line(std::string_view text) {
     auto skip = [&] {
         while (i < n && space(text[i])) ++i;
     };
-    for (char c : text)
-        if ((static_cast<unsigned char>(c) < 32 && !space(c)) || c == 127)
-            throw ParseError("control character in line");
+    for (std::size_t k = 0; k < n; ++k)
+        if (const auto c = static_cast<unsigned char>(text[k]);
+            (c < 32 && !space(char(c))) || c == 127)
+            throw ParseError(fmt::format("control character 0x{:02X} at column {}", c, k + 1));
     skip();
     while (i < n && !space(text[i])) line.command += text[i++];
     for (skip(); i < n; skip()) {
