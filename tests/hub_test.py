@@ -455,30 +455,6 @@ check("error lines are UTF-8, bad bytes as \\xNN, control characters named",
       errors == ["error message=\"bad square in move '\\xFF\\xFE'\"",
                  'error message="control character 0x07 at column 1"'], errors)
 
-# 7e. A larger table set after `init`, before a timed search (no `init` between): the table is
-# made when the position comes, and its memory is zero until touched, so nothing waits for it to
-# be filled: `pong` at once, the move within its time. (Filling 4000 MB took 7 s here: the move
-# came seconds late, and ping and stop waited as long.)
-e = Engine()
-e.send("hub")
-e.until("wait")
-e.send("init")
-e.until("ready")
-e.send("set-param name=hash value=4000")
-t0 = time.monotonic()
-e.send("pos")
-e.send("ping")
-_, pong = e.until("pong", 30)
-ping_s = time.monotonic() - t0
-e.send("level move-time=0.1")
-t0 = time.monotonic()
-e.send("go think")
-_, done = e.until("done", 30)
-go_s = time.monotonic() - t0
-check("hash set without init: pong and move at once", pong == "pong" and ping_s < 1.0 and
-      done is not None and go_s < 1.0, (pong, round(ping_s, 3), done, round(go_s, 3)))
-e.close()
-
 # 8. 150 plies at 1 s + 0.1 s a move, one engine playing both sides on their own clocks (the way
 # a GUI keeps them: the engine adds the increment before its move). When a game ends before (a
 # side has no move: the engine says error), the next starts with the clocks as they are. No clock

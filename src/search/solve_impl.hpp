@@ -33,10 +33,8 @@ public:
         std::size_t n = 4;
         while ((n * 2) * sizeof(Entry) <= megabytes * (std::size_t(1) << 20)) n *= 2;
         entries_.reset();
-        entries_ = std::unique_ptr<Entry[], FreeTable>(
-            static_cast<Entry*>(allocate_table(n * sizeof(Entry), alignof(Entry))),
-            FreeTable{n * sizeof(Entry)});
-        std::uninitialized_fill_n(entries_.get(), n, Entry{});  // an empty entry is not all zeros
+        entries_.reset(static_cast<Entry*>(allocate_table(n * sizeof(Entry), alignof(Entry))));
+        std::uninitialized_fill_n(entries_.get(), n, Entry{});
         mask_ = n - 1;
     }
     void clear() { std::fill(entries_.get(), entries_.get() + mask_ + 1, Entry{}); }

@@ -11,17 +11,14 @@
 namespace dambit::search {
 
 // Memory for a large table of random accesses (the transposition table, the solver's proof
-// table), zero-filled. From 2 MB on (on Linux), mapped anew from the system, aligned to 2 MB and
-// advised onto huge pages: a probe is one random access into megabytes, and with small pages most
-// probes would also miss the TLB. Its pages are zero until first touched, so a table of
-// gigabytes costs nothing until the search reaches it (zeroing 2 GB took 3 s, which a GUI's move
-// time paid after `set-param name=hash`). Smaller tables come from std::aligned_alloc (aligned to
-// `align`), zeroed. Throws std::bad_alloc. Freed by FreeTable given the same size.
+// table), uninitialised: from std::aligned_alloc, aligned to 2 MB and advised onto huge pages when
+// it is that large (else aligned to `align`). A probe is one random access into megabytes: with
+// small pages most probes would also miss the TLB, and on a virtual machine every small page's
+// first touch is a costly fault (the solver's 256 MB on small pages took 1.1 s to fill before its
+// first node). Throws std::bad_alloc. Freed with std::free.
 void* allocate_table(std::size_t bytes, std::size_t align);
-void free_table(void* p, std::size_t bytes);
 struct FreeTable {
-    std::size_t bytes = 0;
-    void operator()(void* p) const { free_table(p, bytes); }
+    void operator()(void* p) const { std::free(p); }
 };
 
 enum class Bound : std::uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
