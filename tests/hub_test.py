@@ -175,7 +175,10 @@ black = {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"}
 check("russian black reply", done is not None and args_of(done).get("move") in black, done)
 # pydraughts prints its times as Python floats: 0.4 - 0.1 is 0.30000000000000004 (17 digits), a
 # small one may have an exponent. Both are times (they were refused, and the old level stood).
-for level in ("level time=0.30000000000000004 inc=0.1", "level move-time=1e-05"):
+# A clock far below zero (any real is taken now) is 1 ms, as a negative clock is: the conversion
+# to milliseconds is bounded both ways.
+for level in ("level time=0.30000000000000004 inc=0.1", "level move-time=1e-05",
+              "level time=-1e300"):
     e.send(level)
     e.send("ping")
     lines, pong = e.until("pong", 5)

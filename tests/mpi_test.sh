@@ -146,6 +146,19 @@ err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" perft --depth 9 : -n 1 "$dambit"
 status=$?
 if [ "$status" -ne 0 ] && grep -q "^dambit perft: rank 1 (.*): bad value '1048576' for --hash" <<<"$err"; then ok; else
   bad "usage error on rank 1 only: status $status, $err"; fi
+# A count past 64 bits under mpirun: refused at the same depth as one process refuses it, in one
+# line, exit status 1 (the local thread of rank 0 threw, and the process ended in std::terminate).
+# Two kings a side on 8x8 reach it within depth 30 (one process says where).
+fen=W:WKa1,c3:BKh2,d4
+one_err=$(one perft --fen "$fen" --depth 30 --hash 16 2>&1 >/dev/null)
+depth=$(sed -nE 's/^dambit perft: the count of depth ([0-9]+) does not fit in 64 bits.*/\1/p' <<<"$one_err")
+for n in 2 3; do
+  err=$(ranks "$n" perft --fen "$fen" --depth 30 --hash 16 2>&1 >/dev/null)
+  status=$?
+  if [ -n "$depth" ] && [ "$status" -eq 1 ] && ! grep -q "terminate called" <<<"$err" &&
+     grep -Eq "^dambit perft: (the count of depth $depth does not fit in 64 bits|rank 0 \(.*\) failed \(a count does not fit in 64 bits\): stopped at depth $depth)" <<<"$err"; then
+    ok; else bad "overflow under $n ranks (one process: $one_err): status $status, ${err:0:400}"; fi
+done
 
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -215,10 +217,11 @@ void serve(const Job& job, std::vector<RankTime>& times) {
     int ready = 0;  // other ranks that have answered the job
     bool over = false;
     std::thread local;
+    std::optional<std::string> local_failure;  // what the local thread's item threw: the job ends
     if (job.local)
         local = std::thread([&] {
             std::unique_lock<std::mutex> l(lock);
-            while (!over) {
+            while (!over && !local_failure) {
                 const auto item = job.next();
                 if (!item) {
                     wake.wait(l);
@@ -226,10 +229,21 @@ void serve(const Job& job, std::vector<RankTime>& times) {
                 }
                 l.unlock();
                 const double t0 = now();
-                const std::uint64_t value = job.local(*item);
+                std::uint64_t value = 0;
+                std::optional<std::string> failure;
+                try {
+                    value = job.local(*item);
+                } catch (const std::bad_alloc&) {
+                    failure = "out of memory";
+                } catch (const std::exception& e) {
+                    failure = e.what();
+                }
                 const double seconds = now() - t0;
                 l.lock();
-                by_local.push_back({*item, value, 0, seconds});
+                if (failure)
+                    local_failure = failure;
+                else
+                    by_local.push_back({*item, value, 0, seconds});
             }
         });
     auto record = [&](const Finished& f) {
@@ -260,12 +274,21 @@ void serve(const Job& job, std::vector<RankTime>& times) {
             if (job.on_stop) job.on_stop("interrupted");
             abort(130);
         }
+        if (const auto failure = [&] {
+                std::lock_guard<std::mutex> l(lock);
+                return local_failure;
+            }()) {
+            if (job.on_stop)
+                job.on_stop(fmt::format("rank 0 ({}) failed ({})", host(0), *failure));
+            abort(1);
+        }
         Message m;
         if (!poll(m)) {
             pause();
             continue;
         }
         if (m.tag == kFailed) {
+            // (The rank said why on its own line.)
             if (job.on_stop) job.on_stop(fmt::format("rank {} ({}) failed", m.from, host(m.from)));
             abort(1);
         }

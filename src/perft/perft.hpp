@@ -452,8 +452,9 @@ PerftSplit<R> perft_split(const Position<R>& p, int depth, Duplicates dup) {
 }
 
 // Counts the subtrees of `split` whose count is not known yet (counts[k] < 0) over `threads`,
-// filling in counts[k]; on_done(k, n) is called under a lock as each one completes. The first
-// exception of a thread (PerftOverflow, or one of on_done) stops the others, and is thrown here.
+// filling in counts[k]; on_done(k, n) is called under a lock as each one completes. After the
+// first exception of a thread (PerftOverflow, or one of on_done) the others take no new subtree;
+// once they have finished theirs, it is thrown here.
 template <class R>
 void perft_run(const PerftSplit<R>& split, Duplicates dup, int threads, PerftHash* hash,
                std::vector<std::int64_t>& counts,

@@ -134,7 +134,7 @@ double number(const Line& line, const char* name, bool fraction) {
 }
 
 std::int64_t milliseconds(double seconds) {
-    return std::max<std::int64_t>(1, std::int64_t(std::min(seconds, 1e9) * 1000.0));
+    return std::max<std::int64_t>(1, std::int64_t(std::clamp(seconds, 0.0, 1e9) * 1000.0));
 }
 
 // The limits of a level line (each level line says everything: what it does not give is unset).
