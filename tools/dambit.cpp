@@ -82,17 +82,27 @@ int run(int argc, char** argv) {
         return 2;
     }
     const std::string name = argv[1];
-    if (name == "--help" || name == "-h" || name == "help") {
+    const bool help = name == "--help" || name == "-h" || name == "help";
+    if (help && argc == 3) {  // `dambit help perft`: that subcommand's help
+        for (const auto& s : kSubcommands)
+            if (argv[2] == std::string_view(s.name)) {
+                char flag[] = "--help";
+                char* args[] = {flag, nullptr};
+                return s.run(1, args);
+            }
+    }
+    if ((help || name == "--version" || name == "version") && argc > 2) {
+        // As every subcommand refuses an argument it does not take.
+        if (!quiet)
+            write_to(stderr, "dambit: unexpected argument '{}' after {}\n",
+                     dambit::printable(argv[2]), name);
+        return 2;
+    }
+    if (help) {
         usage(stdout);
         return 0;
     }
     if (name == "--version" || name == "version") {
-        if (argc > 2) {  // as every subcommand refuses an argument it does not take
-            if (!quiet)
-                write_to(stderr, "dambit: unexpected argument '{}' after {}\n",
-                         dambit::printable(argv[2]), name);
-            return 2;
-        }
         if (!quiet) write_to(stdout, "dambit {}\n", dambit::kVersion);
         return 0;
     }
