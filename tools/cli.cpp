@@ -135,10 +135,6 @@ std::string duration_text(double seconds) {
     return fmt::format("{} h {:02} min", minutes / 60, minutes % 60);
 }
 
-std::string count_text(std::uint64_t n, std::string_view one, std::string_view many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 // A bound of a number's range as a reader writes it: 0.25, 0.000001, 1000000000 (no exponent).
 static std::string bound_text(double x) { return decimal_text(x, 9); }
 

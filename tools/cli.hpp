@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "core/variant.hpp"
 #include "search/limits.hpp"
 
@@ -134,9 +135,7 @@ std::string decimal_text(double x, int places);
 // not-a-number time is "0 s".
 std::string duration_text(double seconds);
 
-// A count and its noun, singular for 1: count_text(1, "file", "files") is "1 file",
-// count_text(0, "file", "files") "0 files".
-std::string count_text(std::uint64_t n, std::string_view one, std::string_view many);
+using dambit::count_text;  // core/text.hpp
 
 // fmt::print to stderr without fmt's exception when the write fails: after a closed terminal
 // (SIGHUP) stderr fails, and a job saving its state then must not stop on the line saying so.

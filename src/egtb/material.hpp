@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "core/text.hpp"
 
 namespace dambit::egtb {
 
@@ -35,8 +36,8 @@ struct Material {
     std::string description() const {
         auto side = [](const char* name, int m, int k) {
             std::string s = name;
-            if (m) s += fmt::format(" {} {}", m, m == 1 ? "man" : "men");
-            if (k) s += fmt::format(" {} {}", k, k == 1 ? "king" : "kings");
+            if (m) s += " " + count_text(std::uint64_t(m), "man", "men");
+            if (k) s += " " + count_text(std::uint64_t(k), "king", "kings");
             if (!m && !k) s += " nothing";
             return s;
         };

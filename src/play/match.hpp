@@ -24,6 +24,7 @@
 #include "core/key.hpp"
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "core/text.hpp"
 #include "pdn/writer.hpp"
 #include "search/draw.hpp"
 #include "search/engine.hpp"
@@ -301,8 +302,8 @@ struct PlayerStats {
 // "N moves, X nodes/move, mean depth D", as the match's summary gives it.
 inline std::string stats_text(const PlayerStats& s) {
     const int m = std::max(s.moves, 1);
-    return fmt::format("{} {}, {:.0f} nodes/move, mean depth {:.2f}", s.moves,
-                       s.moves == 1 ? "move" : "moves", double(s.nodes) / m,
+    return fmt::format("{}, {:.0f} nodes/move, mean depth {:.2f}",
+                       count_text(std::uint64_t(s.moves), "move", "moves"), double(s.nodes) / m,
                        double(s.depth_sum) / m);
 }
 

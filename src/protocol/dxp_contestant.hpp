@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "play/contest.hpp"
 #include "protocol/dxp_session.hpp"
 #include "search/line.hpp"
@@ -140,9 +141,9 @@ public:
     }
 
     std::string spent() const override {
-        std::string s = fmt::format("{} {}", moves_played_, moves_played_ == 1 ? "move" : "moves");
+        std::string s = count_text(std::uint64_t(moves_played_), "move", "moves");
         if (!peer_.empty()) s += fmt::format(", DXP follower '{}'", peer_);
-        s += fmt::format(", connected again {} {}", reconnects_, reconnects_ == 1 ? "time" : "times");
+        s += ", connected again " + count_text(std::uint64_t(reconnects_), "time", "times");
         return s;
     }
 

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "play/contest.hpp"
 #include "protocol/hub_text.hpp"
 #include "protocol/process.hpp"
@@ -122,9 +123,9 @@ public:
     void end_game(const play::Game<R>&, Color) override { last_error_.clear(); }
 
     std::string spent() const override {
-        std::string s = fmt::format("{} {}", moves_played_, moves_played_ == 1 ? "move" : "moves");
+        std::string s = count_text(std::uint64_t(moves_played_), "move", "moves");
         if (!id_.empty()) s += fmt::format(", hub engine '{}'", id_);
-        s += fmt::format(", restarted {} {}", restarts_, restarts_ == 1 ? "time" : "times");
+        s += ", restarted " + count_text(std::uint64_t(restarts_), "time", "times");
         return s;
     }
 
