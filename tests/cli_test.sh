@@ -132,28 +132,28 @@ expect_lines solve-file-refuted $? 1 "$got" \
   '^W:W33:B2	no forced result within the limits	unsolved	[0-9.]+ s$' \
   '^solved 0, wrong 1, unsolved 1, time '
 # Ctrl-C during a proof: the positions done are printed with the summary of them, then one line
-# on stderr, exit status 130. The start position is far beyond a proof in three seconds
-# (the signal comes when the handler is long in place, under the sanitizers too). timeout runs
+# on stderr, exit status 130. The start position is far beyond a proof in seconds (the signal,
+# after 1.5 s, comes when the handler is long in place, under the sanitizers too). timeout runs
 # with --foreground in every such test: without it, it sends the signal again to its process
 # group, and that second signal ends the program at once, as a second Ctrl-C does.
 printf 'W:WK42:B22\twin 7\nW:W31-50:B1-20\n' >"$sfile"
-got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" solve --variant international --file "$sfile" 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 1.5 "$dambit" solve --variant international --file "$sfile" 2>"$sfile.err")
 if [ $? -eq 130 ] && grep -q '^W:WK42:B22	win in 7 plies	solved' <<<"$got_int" &&
    grep -q '^solved 1, wrong 0, unsolved 0, time' <<<"$got_int" &&
    [ "$(cat "$sfile.err")" = 'dambit solve: interrupted at W:W31-50:B1-20; the summary counts the positions before it' ]; then
   pass=$((pass + 1)); else echo "FAIL solve-interrupted: $got_int $(cat "$sfile.err")"; fail=$((fail + 1)); fi
-got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 1.5 "$dambit" solve --fen 'W:W21-32:B1-12' 2>"$sfile.err")
 status=$?
 if [ $status -eq 130 ] && [ -z "$got_int" ] &&
    grep -Eq '^dambit solve: interrupted after [0-9.]+ s; nothing proven$' "$sfile.err"; then
   pass=$((pass + 1)); else
   echo "FAIL solve-interrupted-fen: status $status, stdout '$got_int', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
-# Interrupted while proving the moves of a position whose own proof (1 s) found nothing: two
+# Interrupted while proving the moves of a position whose own proof (0.5 s) found nothing: two
 # kings against one in International, a draw the solver cannot prove without tables, its 16
-# moves each searched up to a second (about 9 s here). The stderr line does not call that a
+# moves each searched up to half a second (about 5 s here). The stderr line does not call that a
 # proven result.
-got_int=$(timeout --foreground --preserve-status -s INT 4 "$dambit" solve --variant international --fen 'W:WK1,K45:BK26' --moves --max-seconds 1 --max-plies 250 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 2 "$dambit" solve --variant international --fen 'W:WK1,K45:BK26' --moves --max-seconds 0.5 --max-plies 250 2>"$sfile.err")
 status=$?
 if [ $status -eq 130 ] && [[ "$got_int" == "no forced result within the limits"* ]] &&
    grep -Eq "^dambit solve: interrupted after [0-9.]+ s; the position's proof above found no result, and its moves' were cut$" "$sfile.err"; then
@@ -162,7 +162,7 @@ if [ $status -eq 130 ] && [[ "$got_int" == "no forced result within the limits"*
   fail=$((fail + 1)); fi
 # search interrupted: the best move of the iterations done, one line on stderr, status 130 (it
 # exited silently, with no move). Three kings against one cannot finish a search of 100 s.
-got_int=$(timeout --foreground --preserve-status -s INT 3 "$dambit" search --fen 'W:WKa3,Kc1,Ke1:BKh8' --movetime 100000 2>"$sfile.err")
+got_int=$(timeout --foreground --preserve-status -s INT 1.5 "$dambit" search --fen 'W:WKa3,Kc1,Ke1:BKh8' --movetime 100000 2>"$sfile.err")
 status=$?
 if [ $status -eq 130 ] && grep -Eq '^depth 1 ' <<<"$got_int" && [[ "$(tail -1 <<<"$got_int")" =~ ^bestmove\ [a-h][1-8]-[a-h][1-8]$ ]] &&
    grep -Eq '^dambit search: interrupted after [0-9.]+ s; the best move above is that of the iterations finished$' "$sfile.err"; then
@@ -438,16 +438,19 @@ check egtb-info-bad 1 '^russian +0101 +1984 ' 'russian-0102.egtb: truncated' -- 
 cp "$eg/cz/czech-0110.egtb" "$eg/bad/russian-0110.egtb"
 check egtb-other-variant 1 '^$' 'russian-0110.egtb: a table of czech, not of russian' -- egtb probe --fen 'W:WK1:B28' --dir "$eg/bad"
 # An interrupted build goes on where it stopped and ends with the same files: killed (-9) at
-# random moments with a checkpoint after every batch, then Ctrl-C once, then run to the end.
-"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/ref" >/dev/null 2>&1
-for delay in 0.3 0.9 1.4 0.6 2.1; do
-  "$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>&1 &
+# random moments with a checkpoint after every batch, then Ctrl-C once, then run to the end. The
+# build is of one 4-piece slice, two men a side (2020), and the 24 it depends on: 4 s of one core
+# here, a third of the whole 4-piece set, with men on the board in most of its units.
+build4=(egtb build --variant russian --pieces 4 --slice 2020)
+"$dambit" "${build4[@]}" --dir "$eg/ref" >/dev/null 2>&1
+for delay in 0.3 0.6 0.4 0.5; do
+  "$dambit" "${build4[@]}" --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>&1 &
   sleep "$delay"
   kill -9 $! 2>/dev/null
   wait $! 2>/dev/null
 done
-"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>"$eg/int.err" &
-sleep 1
+"$dambit" "${build4[@]}" --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>"$eg/int.err" &
+sleep 0.4
 kill -INT $! 2>/dev/null
 wait $!
 status=$?
@@ -455,20 +458,20 @@ if [ "$status" -eq 130 ] && grep -q 'interrupted in slice' "$eg/int.err" ||
    [ "$status" -eq 0 ]; then pass=$((pass + 1)); else
   echo "FAIL egtb-interrupt: status $status, $(tail -1 "$eg/int.err")"; fail=$((fail + 1)); fi
 # verify --full interrupted (it died silently): one line saying how far it got, status 130, and
-# no summary. On one thread these 41 files take some 30 s here (3 s on a machine ten times as
+# no summary. On one thread these 25 files take some 12 s here (1 s on a machine ten times as
 # fast), so the signal after 1 s comes while it checks one (the handler is set before any file).
 timeout --foreground --preserve-status -s INT 1 \
   "$dambit" egtb verify --full --threads 1 --dir "$eg/ref" >"$eg/vint.out" 2>"$eg/vint.err"
 status=$?
 done_files=$(grep -c ': ok, ' "$eg/vint.out")
 if [ "$status" -eq 130 ] && [ "$(wc -l <"$eg/vint.err")" -eq 1 ] &&
-   grep -Eq "^dambit egtb verify: interrupted while checking $eg/ref/russian-[0-9]{4}\.egtb: $done_files of 41 files checked, 0 bad\$" "$eg/vint.err" &&
-   [ "$done_files" -lt 41 ] && [ "$(wc -l <"$eg/vint.out")" -eq "$done_files" ]; then
+   grep -Eq "^dambit egtb verify: interrupted while checking $eg/ref/russian-[0-9]{4}\.egtb: $done_files of 25 files checked, 0 bad\$" "$eg/vint.err" &&
+   [ "$done_files" -lt 25 ] && [ "$(wc -l <"$eg/vint.out")" -eq "$done_files" ]; then
   pass=$((pass + 1)); else
   echo "FAIL egtb-verify-interrupt: status $status, $(cat "$eg/vint.err"), $(tail -1 "$eg/vint.out")"
   fail=$((fail + 1)); fi
-"$dambit" egtb build --variant russian --pieces 4 --dir "$eg/killed" >/dev/null 2>&1
-if diff -r "$eg/ref" "$eg/killed" >/dev/null && [ "$(ls "$eg/ref" | wc -l)" -eq 41 ]; then
+"$dambit" "${build4[@]}" --dir "$eg/killed" >/dev/null 2>&1
+if diff -r "$eg/ref" "$eg/killed" >/dev/null && [ "$(ls "$eg/ref" | wc -l)" -eq 25 ]; then
   pass=$((pass + 1)); else
   echo "FAIL egtb-resume: the interrupted build's files differ"; diff -rq "$eg/ref" "$eg/killed" | head -3; fail=$((fail + 1)); fi
 # A second build into the directory a first build is writing: refused at once (the directory is

@@ -94,8 +94,8 @@ if grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times$' "$tmp/cr
 sleep 0.2
 if ! pgrep -f "$tmp/fake.sh" >/dev/null; then ok; else bad leftover-processes "$(pgrep -af "$tmp/fake.sh")"; fi
 
-# A Fischer clock: dambit against its Hub engine at 2 s + 0.05 s, no loss on time.
-run tc --b "hub:$dambit hub" --tc 2+0.05 --openings 1 --max-plies 100
+# A Fischer clock: dambit against its Hub engine at 1 s + 0.05 s, no loss on time.
+run tc --b "hub:$dambit hub" --tc 1+0.05 --openings 1 --max-plies 80
 if [ "$status" -eq 0 ] && grep -q '^games 2,' "$tmp/tc.out" && ! grep -q 'forfeit by' "$tmp/tc.out" &&
    grep -q '^forfeits: A 0, B 0$' "$tmp/tc.out"; then ok; else bad tc "$(cat "$tmp/tc.out" "$tmp/tc.err")"; fi
 
@@ -113,7 +113,7 @@ if [ "$status" -eq 0 ] && grep -q '^LLR ' "$tmp/llr0.out" && ! grep -q 'LLR -0\.
 # Ctrl-C: the pairs finished are summed up (the summary line), one line on stderr says where the
 # games are, the PDN stays in FILE.tmp (FILE is never a half match), exit status 130; the signal
 # comes when the handler is long in place, under the sanitizers too.
-timeout --foreground --preserve-status -s INT 4 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
+timeout --foreground --preserve-status -s INT 2 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
   >"$tmp/int.out" 2>"$tmp/int.err"
 status=$?
 if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
@@ -125,7 +125,7 @@ if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line
 # keeps its shape and says nothing is known (it said -inf).
 start=$(date +%s)
-timeout --foreground --preserve-status -s INT 3 "$dambit" match --movetime 20000 --openings 2 \
+timeout --foreground --preserve-status -s INT 1.5 "$dambit" match --movetime 20000 --openings 2 \
   >"$tmp/int2.out" 2>"$tmp/int2.err"
 status=$? took=$(($(date +%s) - start))
 if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] &&
@@ -143,7 +143,7 @@ for case in stop hang; do
   else b="hub:$tmp/fake.sh hang" from=(--openings-file "$tmp/black.txt"); fi
   printf 'black\tB:W21-32:B1-12\n' >"$tmp/black.txt"
   start=$(date +%s)
-  timeout --foreground --preserve-status -s INT 3 "$dambit" match --a "hub:$dambit hub" --b "$b" \
+  timeout --foreground --preserve-status -s INT 1.5 "$dambit" match --a "hub:$dambit hub" --b "$b" \
     --movetime 20000 "${from[@]}" >"$tmp/int-$case.out" 2>"$tmp/int-$case.err"
   status=$? took=$(($(date +%s) - start))
   if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] && grep -q '^forfeits: A 0, B 0$' "$tmp/int-$case.out" &&
@@ -192,7 +192,7 @@ timeout 60 "$dambit" dxp --listen "127.0.0.1:$port" --movetime 20000 --max-games
 follower=$!
 for _ in $(seq 50); do grep -q . "$tmp/dxpi.out" 2>/dev/null && break; sleep 0.1; done
 start=$(date +%s)
-timeout --foreground --preserve-status -s INT 3 "$dambit" match --variant international \
+timeout --foreground --preserve-status -s INT 1.5 "$dambit" match --variant international \
   --b "dxp:127.0.0.1:$port" --movetime 20000 --openings-file "$tmp/black10.txt" \
   >"$tmp/int-dxp.out" 2>"$tmp/int-dxp.err"
 status=$? took=$(($(date +%s) - start))
@@ -264,9 +264,12 @@ run nostart --b "hub:$tmp/does-not-exist" --movetime 10
 if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err"; then ok; else
   bad nostart "status $status: $(cat "$tmp/nostart.err")"; fi
 # An engine that talks without end but never says 'wait': the 10 s of the handshake are one
-# deadline, not 10 s after each line (with `yes` the match waited for ever).
+# deadline, not 10 s after each line (with `yes` the match waited for ever). A line every 10 ms:
+# as endless as `yes` for a clock restarted at each line, without two cores busy for 10 s.
+printf '#!/bin/sh\nwhile echo chatter; do sleep 0.01; done\n' >"$tmp/chatter.sh"
+chmod +x "$tmp/chatter.sh"
 start=$SECONDS
-run chatter --b "hub:yes" --depth 1 --openings 1
+run chatter --b "hub:$tmp/chatter.sh" --depth 1 --openings 1
 if [ "$status" -eq 1 ] && grep -q "no 'wait' within 10000 ms of 'hub'" "$tmp/chatter.err" &&
    [ $((SECONDS - start)) -lt 60 ]; then ok; else
   bad chatter "status $status after $((SECONDS - start)) s: $(head -c 300 "$tmp/chatter.err")"; fi
