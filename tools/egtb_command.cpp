@@ -86,8 +86,7 @@ std::string positions_text(std::uint64_t n) { return count_text(n, "position", "
 // together; a symmetric slice alone).
 struct BuildCounts {
     int built = 0, kept = 0, units = 0;
-    void add(std::string_view unit, bool was_kept) {
-        const int slices = unit.find('+') == std::string_view::npos ? 1 : 2;
+    void add(int slices, bool was_kept) {
         (was_kept ? kept : built) += slices;
         if (!was_kept) ++units;
     }
@@ -144,7 +143,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     };
     job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
         finished[i] = 1;
-        counts.add(units[i].name(), positions == 0);
+        counts.add(units[i].symmetric() ? 1 : 2, positions == 0);
         if (!positions) return;
         cli::eprint("unit {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
                     units[i].name(), rank, cluster::host(rank), positions_text(positions),
@@ -255,7 +254,7 @@ int build(const cli::Args& args) {
     double rate = 0;
     auto report = [&](const egtb::BuildProgress& p) {
         if (p.unit_finished) {
-            counts.add(p.unit, p.phase == "kept");
+            counts.add(p.slices, p.phase == "kept");
             if (terminal) std::fputs("\r\033[K", stderr);
             if (p.phase != "kept")
                 cli::eprint("unit {}/{} {}: built, {}, {}\n", p.unit_number, p.units, p.unit,

@@ -40,6 +40,7 @@ struct BuildOptions {
 // What the builder reports as it goes.
 struct BuildProgress {
     std::string unit;     // "1211+1112": a slice and its colour flip
+    int slices = 1;       // of the unit: 2, or 1 for a slice that is its own flip ("0202")
     int unit_number = 0;  // 1-based, of `units`
     int units = 0;
     std::string phase;  // "init", "level 12", "write", "kept", "resumed", "warning"

@@ -91,6 +91,7 @@ public:
             const Unit& u = units.at(n);
             progress_ = {};
             progress_.unit = u.name();
+            progress_.slices = u.symmetric() ? 1 : 2;
             progress_.unit_number = int(n) + 1;
             progress_.units = int(units.size());
             progress_.total = unit_size(u);
