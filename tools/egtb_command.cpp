@@ -143,7 +143,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     };
     job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
         finished[i] = 1;
-        counts.add(units[i].symmetric() ? 1 : 2, positions == 0);
+        counts.add(units[i].slices(), positions == 0);
         if (!positions) return;
         cli::eprint("unit {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
                     units[i].name(), rank, cluster::host(rank), positions_text(positions),

@@ -91,7 +91,7 @@ public:
             const Unit& u = units.at(n);
             progress_ = {};
             progress_.unit = u.name();
-            progress_.slices = u.symmetric() ? 1 : 2;
+            progress_.slices = u.slices();
             progress_.unit_number = int(n) + 1;
             progress_.units = int(units.size());
             progress_.total = unit_size(u);
@@ -219,7 +219,7 @@ private:
                   [](const Material& a, const Material& b) { return a.pieces() < b.pieces(); });
         for (const Material& d : resident) tables_.make_exact(d, opt_.threads);
 
-        std::vector<Slice> slices(u.symmetric() ? 1 : 2);
+        std::vector<Slice> slices(std::size_t(u.slices()));
         slices[0].m = u.first;
         if (!u.symmetric()) {
             slices[1].m = u.second;

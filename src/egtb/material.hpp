@@ -77,6 +77,7 @@ inline std::vector<Material> slices_up_to(int max_pieces) {
 struct Unit {
     Material first, second;
     bool symmetric() const { return first == second; }
+    int slices() const { return symmetric() ? 1 : 2; }  // the files it makes
     // "1211+1112", or "0202" for a symmetric slice (messages).
     std::string name() const {
         return symmetric() ? first.code() : fmt::format("{}+{}", first.code(), second.code());
