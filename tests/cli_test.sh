@@ -62,6 +62,15 @@ check version-extra 2 '^$' "^dambit: unexpected argument 'extra' after --version
 check help-extra 2 '^$' "^dambit: unexpected argument 'extra' after --help\$" -- --help extra
 check help-subcommand 0 '^usage: dambit perft ' '^$' -- help perft
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
+# RULES.md §1: squares 1-4 are White's promotion row on 8x8, so in the range 1-5 the man on
+# square 1 is the one named (the whole range was).
+check fen-promotion-range 2 '^$' "^dambit show: man on its promotion row: square 1 of '1-5'$" -- show --fen 'W:W1-5:B'
+# A line copied from a game may end with its result (PDN's 2-0, 1-0, *, ...): skipped there, and
+# named anywhere else.
+check moves-result 0 '^Black to move: ' '^$' -- show --moves '1. c3-d4 f6-g5 2. b2-c3 2-0'
+check moves-result-star 0 '^White to move: ' '^$' -- show --moves 'c3-d4 f6-g5 *'
+check moves-result-inside 2 '^$' "^dambit show: the result '1-0' before the end of the line \(move 2 of the line\)$" -- \
+  show --moves 'c3-d4 1-0 f6-g5'
 check bad-side 2 '^$' "side to move 'X'" -- moves --fen 'X:W21:B1'
 check bad-depth 2 '^$' "'x' for --depth" -- perft --depth x
 check zero-depth 2 '^$' "'0' for --depth" -- perft --depth 0
