@@ -19,6 +19,7 @@
 
 #include "book/play.hpp"
 #include "core/memory.hpp"
+#include "core/text.hpp"
 #include "core/variant.hpp"
 #include "core/version.hpp"
 #include "protocol/hub_text.hpp"
@@ -34,23 +35,12 @@ namespace {
 // be able to read it.
 std::string utf8_text(std::string_view s) {
     std::string out;
-    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     for (std::size_t i = 0; i < s.size();) {
-        const unsigned char c = at(i);
-        const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 0xE ? 3
-                              : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k) ok = (at(i + k) & 0xC0) == 0x80;
-        if (ok && len > 2) {  // no overlong form, surrogate, or code point past U+10FFFF
-            const unsigned char d = at(i + 1);
-            ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0) &&
-                 !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
-        }
-        if (ok) {
-            out.append(s.substr(i, len));
-            i += len;
+        if (const std::size_t n = utf8_sequence(s.substr(i))) {
+            out.append(s.substr(i, n));
+            i += n;
         } else {
-            out += fmt::format("\\x{:02X}", c);
+            out += fmt::format("\\x{:02X}", static_cast<unsigned char>(s[i]));
             ++i;
         }
     }
