@@ -515,6 +515,122 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
     std::filesystem::remove(path);
 }
 
+namespace {
+
+// The bytes of a file, and a file of those bytes.
+std::string file_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), {}};
+}
+void write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// Little-endian bytes of an integer, appended.
+template <class T>
+void append_le(std::string& out, T v) {
+    for (std::size_t i = 0; i < sizeof v; ++i) out += char((std::uint64_t(v) >> (8 * i)) & 0xff);
+}
+
+// A version-1 data file as dataset.hpp describes it, written here byte by byte: the header, one
+// block of one game with one record (white = 7), and, unless `partial`, the end block, whose
+// XXH64 covers its own 24 bytes alone.
+std::string version1_file(bool partial) {
+    std::string b = "DAMBITSP";
+    append_le(b, std::uint32_t(1));
+    append_le(b, std::uint32_t(32));
+    std::string name = "russian";
+    name.resize(16, '\0');
+    b += name;
+    append_le(b, std::uint64_t(5));
+    std::string settings = "nodes=1";
+    settings.resize(88, '\0');
+    b += settings;
+    const std::size_t block = b.size();
+    b += "GAME";
+    append_le(b, std::uint32_t(0));  // first game
+    append_le(b, std::uint32_t(1));  // games
+    append_le(b, std::uint32_t(1));  // records
+    append_le(b, std::uint64_t(7));  // white
+    append_le(b, std::uint64_t(0));  // black
+    append_le(b, std::uint64_t(0));  // kings
+    append_le(b, std::uint8_t(0));   // side
+    append_le(b, std::uint8_t(1));   // result
+    append_le(b, std::uint16_t(0));  // score
+    append_le(b, std::uint32_t(0));  // game
+    append_le(b, std::uint64_t(XXH64(b.data() + block, b.size() - block, 0)));
+    if (partial) return b;
+    const std::size_t done = b.size();
+    b += "DONE";
+    append_le(b, std::uint32_t(0));
+    append_le(b, std::uint64_t(1));  // games
+    append_le(b, std::uint64_t(1));  // records
+    append_le(b, std::uint64_t(XXH64(b.data() + done, 24, 0)));
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("data files: the end block covers the header; version 1 still read and resumed",
+          "[learn]") {
+    const std::string path = temp_path("v.dat");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".part");
+    learn::DataHeader h{"russian", 5, "nodes=1"};
+    std::vector<learn::Sample> existing;
+    {
+        learn::DataWriter w(path, h, existing);
+        learn::Sample s;
+        s.white = 7;
+        s.result = 1;
+        w.append(1, {s});
+        w.finish();
+    }
+    const std::string good = file_bytes(path);
+    CHECK(learn::read_data(path).version == 2);
+    // The header holds the seed at byte 32 and the settings text from byte 40. Neither is read
+    // back by anything that could notice a change (the settings are any text), so only the end
+    // block's checksum tells a damaged one. The end block starts at byte 128 + 16 + 32 + 8 = 184
+    // (the header, the game block's 16-byte head, its one record and its checksum).
+    for (const std::size_t at : {std::size_t(33), std::size_t(42)}) {
+        std::string bytes = good;
+        bytes[at] = char(bytes[at] ^ 0x04);
+        write_bytes(path, bytes);
+        CHECK_THROWS_WITH(learn::read_data(path),
+                          Catch::Contains("damaged data file (the end block's checksum, which "
+                                          "covers the header, fails at byte 184, after 1 games)"));
+    }
+    // A file of a version this program does not know is named as such.
+    {
+        std::string bytes = good;
+        bytes[8] = 3;
+        write_bytes(path, bytes);
+        CHECK_THROWS_WITH(learn::read_data(path),
+                          Catch::Contains("selfplay data file version 3 (this dambit reads 1 to 2)"));
+    }
+    // Version 1, as dambit wrote it before: read, with its own end-block checksum.
+    write_bytes(path, version1_file(false));
+    const auto v1 = learn::read_data(path);
+    CHECK(v1.version == 1);
+    CHECK(v1.games == 1);
+    REQUIRE(v1.samples.size() == 1);
+    CHECK(v1.samples[0].white == 7);
+    CHECK(v1.header.seed == 5);
+    CHECK(v1.header.settings == "nodes=1");
+    // An interrupted version-1 run is resumed by this program and ends as version 1: a file
+    // begun by the old program is not refused as begun with other settings.
+    std::filesystem::remove(path);
+    write_bytes(path + ".part", version1_file(true));
+    {
+        learn::DataWriter w(path, h, existing);
+        CHECK(existing.size() == 1);
+        CHECK(w.next_game() == 1);
+        w.finish();
+    }
+    CHECK(file_bytes(path) == version1_file(false));
+    std::filesystem::remove(path);
+}
+
 TEST_CASE("selfplay games: quiet positions, one result per game, the same game every time",
           "[learn]") {
     learn::SelfplaySettings s;

@@ -56,6 +56,7 @@ struct Header {
     std::string variant;
     std::uint64_t number = 0;
     std::string settings;
+    std::uint32_t version = 0;  // as read (header_bytes takes its own)
 };
 inline constexpr std::size_t kHeaderBytes = 128;
 
@@ -70,19 +71,24 @@ inline std::string header_bytes(const char (&magic)[8], std::uint32_t version,
     return out;
 }
 
-// Parses the header of `bytes`; throws std::runtime_error("PATH: not a dambit KIND file") or
-// ("PATH: KIND file version V (this dambit reads W)").
+// Parses the header of `bytes`, of a version from `oldest` (0: `version` alone) to `version`;
+// throws std::runtime_error("PATH: not a dambit KIND file") or ("PATH: KIND file version V (this
+// dambit reads W)", or "reads O to W").
 inline Header parse_header(const std::string& bytes, const std::string& path,
                            const char (&magic)[8], std::uint32_t version,
-                           std::uint32_t record_size, const char* kind) {
+                           std::uint32_t record_size, const char* kind,
+                           std::uint32_t oldest = 0) {
     if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), magic, sizeof magic) != 0)
         throw std::runtime_error(path + ": not a dambit " + kind + " file");
+    if (oldest == 0) oldest = version;
     const auto v = get<std::uint32_t>(bytes.data() + 8);
-    if (v != version || get<std::uint32_t>(bytes.data() + 12) != record_size)
-        throw std::runtime_error(path + ": " + kind + " file version " + std::to_string(v) +
-                                 " (this dambit reads " + std::to_string(version) + ")");
+    if (v < oldest || v > version || get<std::uint32_t>(bytes.data() + 12) != record_size)
+        throw std::runtime_error(
+            path + ": " + kind + " file version " + std::to_string(v) + " (this dambit reads " +
+            (oldest < version ? std::to_string(oldest) + " to " : std::string()) +
+            std::to_string(version) + ")");
     return {unpadded(bytes.data() + 16, 16), get<std::uint64_t>(bytes.data() + 32),
-            unpadded(bytes.data() + 40, kSettingsBytes)};
+            unpadded(bytes.data() + 40, kSettingsBytes), v};
 }
 
 // Throws std::runtime_error("cannot read 'PATH': REASON") unless PATH names something that can be

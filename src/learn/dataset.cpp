@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,19 +28,30 @@ using file_io::put;
 using file_io::read_all;
 using file_io::write_or_throw;
 
-std::string header_bytes(const DataHeader& h) {
-    return file_io::header_bytes(kMagic, kDataVersion, sizeof(Sample),
+std::string header_bytes(const DataHeader& h, std::uint32_t version) {
+    return file_io::header_bytes(kMagic, version, sizeof(Sample),
                                  {h.variant, h.seed, h.settings});
 }
 
-DataHeader parse_header(const std::string& bytes, const std::string& path) {
+DataHeader parse_header(const std::string& bytes, const std::string& path,
+                        std::uint32_t* version = nullptr) {
     const auto h = file_io::parse_header(bytes, path, kMagic, kDataVersion, sizeof(Sample),
-                                         "selfplay data");
+                                         "selfplay data", kOldestDataVersion);
     DataHeader d;
     d.variant = h.variant;
     d.seed = h.number;
     d.settings = h.settings;
+    if (version) *version = h.version;
     return d;
+}
+
+// The checksum of the end block's first 24 bytes `done`, given the file's header `head`: version
+// 1 left the header out, so a damaged seed or settings text went unseen.
+std::uint64_t done_checksum(std::string_view head, const char* done) {
+    if (file_io::get<std::uint32_t>(head.data() + 8) == 1) return XXH64(done, 24, 0);
+    std::string both(head.substr(0, kHeaderBytes));
+    both.append(done, 24);
+    return XXH64(both.data(), both.size(), 0);
 }
 
 // The valid blocks of `bytes` after the header: their records, the games they hold, and where
@@ -50,6 +62,7 @@ struct Scan {
     std::size_t end = kHeaderBytes;
     bool done = false;
     bool damaged = false;  // a block is whole but its checksum or its counts are wrong
+    bool end_damaged = false;  // ... and that block is the end block
 };
 
 Scan scan_blocks(const std::string& bytes) {
@@ -61,9 +74,9 @@ Scan scan_blocks(const std::string& bytes) {
         if (tag == kDoneTag) {
             if (bytes.size() - at < 32) break;
             const auto games = get<std::uint64_t>(p + 8), records = get<std::uint64_t>(p + 16);
-            if (get<std::uint64_t>(p + 24) != XXH64(p, 24, 0) || games != s.games ||
+            if (get<std::uint64_t>(p + 24) != done_checksum(bytes, p) || games != s.games ||
                 records != s.samples.size()) {
-                s.damaged = true;
+                s.damaged = s.end_damaged = true;
                 break;
             }
             s.done = true;
@@ -106,14 +119,16 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         throw std::runtime_error(fmt::format(
             "'{}' exists already (remove it, or give another --out: it is never replaced)", path));
     const std::string part = path + ".part";
-    const std::string head = header_bytes(header);
+    head_ = header_bytes(header, kDataVersion);
     existing.clear();
     // Locked before it is read: the file (created empty if missing) is this run's alone.
     lock_ = std::make_unique<file_io::ExclusiveLock>(part);
     if (std::filesystem::file_size(part, ec) > 0 && !ec) {
         const std::string bytes = read_all(part);
-        const DataHeader old = parse_header(bytes, part);
-        if (bytes.compare(0, kHeaderBytes, head) != 0)
+        std::uint32_t version = 0;
+        const DataHeader old = parse_header(bytes, part, &version);
+        head_ = header_bytes(header, version);  // an older version's part file ends as it began
+        if (bytes.compare(0, kHeaderBytes, head_) != 0)
             throw std::runtime_error(fmt::format(
                 "'{}' was begun with other settings ({}, seed {}: {}); remove it or give them",
                 part, old.variant, old.seed, old.settings));
@@ -125,7 +140,7 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         records_ = existing.size();
         f_ = std::fopen(part.c_str(), "ab");
     } else {
-        f_ = create_journal(part, head);
+        f_ = create_journal(part, head_);
     }
     if (!f_)
         throw std::runtime_error(fmt::format("cannot write '{}': {}", part, std::strerror(errno)));
@@ -154,7 +169,7 @@ void DataWriter::finish() {
     put(done, std::uint32_t(0));
     put(done, std::uint64_t(next_game_));
     put(done, records_);
-    put(done, std::uint64_t(XXH64(done.data(), done.size(), 0)));
+    put(done, done_checksum(head_, done.data()));
     write_or_throw(f_, done, path_ + ".part");
     std::fclose(f_);
     f_ = nullptr;
@@ -166,8 +181,12 @@ void DataWriter::finish() {
 DataFile read_data(const std::string& path) {
     const std::string bytes = read_all(path);
     DataFile d;
-    d.header = parse_header(bytes, path);
+    d.header = parse_header(bytes, path, &d.version);
     Scan s = scan_blocks(bytes);
+    if (s.end_damaged)
+        throw std::runtime_error(fmt::format(
+            "{}: damaged data file (the end block's checksum{} fails at byte {}, after {} games)",
+            path, d.version == 1 ? "" : ", which covers the header,", s.end, s.games));
     if (!s.done && s.damaged)
         throw std::runtime_error(fmt::format(
             "{}: damaged data file (a block's checksum fails at byte {}, after {} games)", path,

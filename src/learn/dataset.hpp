@@ -6,8 +6,9 @@
 // variant's name in 16 bytes, u64 seed, the settings text in 88 bytes, zero-padded); blocks,
 // each a u32 tag "GAME", u32 first game, u32 games, u32 records, the records (Sample, 32 bytes
 // each) and the XXH64 of the block from its tag to its last record; and at the end a u32 tag
-// "DONE", u32 zero, u64 games, u64 records and the XXH64 of those 24 bytes. A file without the
-// DONE block is still being written (FILE.part) or was interrupted.
+// "DONE", u32 zero, u64 games, u64 records and the XXH64 of the header and those 24 bytes
+// (version 2; version 1, still read and resumed, left the header out). A file without the DONE
+// block is still being written (FILE.part) or was interrupted.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,8 @@ struct DataHeader {
     std::string settings;  // the generator's settings, as text (at most 88 bytes)
 };
 
-inline constexpr std::uint32_t kDataVersion = 1;
+inline constexpr std::uint32_t kDataVersion = 2;
+inline constexpr std::uint32_t kOldestDataVersion = 1;
 
 // Appends blocks to FILE.part; finish() writes the DONE block and renames FILE.part to FILE.
 class DataWriter {
@@ -62,6 +64,7 @@ public:
 private:
     std::string path_;
     std::unique_ptr<file_io::ExclusiveLock> lock_;  // on FILE.part
+    std::string head_;  // the header's bytes, in the version written
     std::FILE* f_ = nullptr;
     std::uint32_t next_game_ = 0;
     std::uint64_t records_ = 0;
@@ -69,6 +72,7 @@ private:
 
 struct DataFile {
     DataHeader header;
+    std::uint32_t version = 0;
     std::uint64_t games = 0;
     std::vector<Sample> samples;
 };
