@@ -437,84 +437,6 @@ TEST_CASE("data records: a record that is no position is named", "[learn]") {
     CHECK(std::string(learn::invalid_sample<G>(bad)) == "a piece off the board");
 }
 
-TEST_CASE("data files: blocks, resume after a torn block, and no end block no file", "[learn]") {
-    const std::string path = temp_path("d.dat");
-    std::filesystem::remove(path);
-    std::filesystem::remove(path + ".part");
-    learn::DataHeader h{"russian", 5, "nodes=1"};
-    auto sample = [](std::uint32_t game, std::uint64_t x) {
-        learn::Sample s;
-        s.white = x;
-        s.game = game;
-        s.result = 1;
-        return s;
-    };
-    std::vector<learn::Sample> existing;
-    {
-        learn::DataWriter w(path, h, existing);
-        CHECK(existing.empty());
-        w.append(2, {sample(0, 1), sample(1, 2)});
-        w.append(1, {sample(2, 3)});
-    }
-    // Interrupted before the end: the reader refuses the part file, a writer resumes it.
-    CHECK_THROWS_WITH(learn::read_data(path + ".part"),
-                      Catch::Contains("incomplete data file (no valid end block after 3 games)"));
-    // A torn block at the end (half written) is cut off on resume.
-    {
-        std::ofstream f(path + ".part", std::ios::binary | std::ios::app);
-        f << "GAME\x03\0\0\0partial";
-    }
-    {
-        learn::DataWriter w(path, h, existing);
-        CHECK(existing.size() == 3);
-        CHECK(w.next_game() == 3);
-        w.append(1, {sample(3, 4)});
-        w.finish();
-    }
-    const auto d = learn::read_data(path);
-    CHECK(d.games == 4);
-    REQUIRE(d.samples.size() == 4);
-    CHECK(d.samples[3].white == 4);
-    CHECK(d.header.settings == "nodes=1");
-    // One byte changed inside a block of a complete file: read as damaged (the checksum), not as
-    // a file cut short. The header is 128 bytes; the first block's records follow its 16 bytes.
-    {
-        std::string bytes;
-        {
-            std::ifstream f(path, std::ios::binary);
-            bytes.assign(std::istreambuf_iterator<char>(f), {});
-        }
-        const std::string flipped_path = path + ".flipped";
-        bytes[128 + 16 + 3] = char(bytes[128 + 16 + 3] ^ 0x10);
-        std::ofstream(flipped_path, std::ios::binary) << bytes;
-        CHECK_THROWS_WITH(learn::read_data(flipped_path),
-                          Catch::Contains("damaged data file (a block's checksum fails at byte "
-                                          "128, after 0 games)"));
-        std::filesystem::remove(flipped_path);
-    }
-    // A complete file is not written again, and other settings do not resume a part file.
-    CHECK_THROWS_WITH(learn::DataWriter(path, h, existing), Catch::Contains("exists already"));
-    std::filesystem::remove(path);
-    { learn::DataWriter w(path, h, existing); }
-    learn::DataHeader other{"russian", 6, "nodes=1"};
-    CHECK_THROWS_WITH(learn::DataWriter(path, other, existing),
-                      Catch::Contains("was begun with other settings"));
-    std::filesystem::remove(path + ".part");
-    // A block of a game without a quiet position (no records): read as nothing, the empty
-    // vector's null data() never handed to memcpy (UBSan reported it).
-    {
-        learn::DataWriter w(path, h, existing);
-        w.append(1, {});
-        w.append(1, {sample(1, 9)});
-        w.finish();
-    }
-    const auto e = learn::read_data(path);
-    CHECK(e.games == 2);
-    REQUIRE(e.samples.size() == 1);
-    CHECK(e.samples[0].white == 9);
-    std::filesystem::remove(path);
-}
-
 namespace {
 
 // The bytes of a file, and a file of those bytes.
@@ -570,6 +492,80 @@ std::string version1_file(bool partial) {
 }
 
 }  // namespace
+
+TEST_CASE("data files: blocks, resume after a torn block, and no end block no file", "[learn]") {
+    const std::string path = temp_path("d.dat");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".part");
+    learn::DataHeader h{"russian", 5, "nodes=1"};
+    auto sample = [](std::uint32_t game, std::uint64_t x) {
+        learn::Sample s;
+        s.white = x;
+        s.game = game;
+        s.result = 1;
+        return s;
+    };
+    std::vector<learn::Sample> existing;
+    {
+        learn::DataWriter w(path, h, existing);
+        CHECK(existing.empty());
+        w.append(2, {sample(0, 1), sample(1, 2)});
+        w.append(1, {sample(2, 3)});
+    }
+    // Interrupted before the end: the reader refuses the part file, a writer resumes it.
+    CHECK_THROWS_WITH(learn::read_data(path + ".part"),
+                      Catch::Contains("incomplete data file (no valid end block after 3 games)"));
+    // A torn block at the end (half written) is cut off on resume.
+    {
+        std::ofstream f(path + ".part", std::ios::binary | std::ios::app);
+        f << "GAME\x03\0\0\0partial";
+    }
+    {
+        learn::DataWriter w(path, h, existing);
+        CHECK(existing.size() == 3);
+        CHECK(w.next_game() == 3);
+        w.append(1, {sample(3, 4)});
+        w.finish();
+    }
+    const auto d = learn::read_data(path);
+    CHECK(d.games == 4);
+    REQUIRE(d.samples.size() == 4);
+    CHECK(d.samples[3].white == 4);
+    CHECK(d.header.settings == "nodes=1");
+    // One byte changed inside a block of a complete file: read as damaged (the checksum), not as
+    // a file cut short. The header is 128 bytes; the first block's records follow its 16 bytes.
+    {
+        std::string bytes = file_bytes(path);
+        const std::string flipped_path = path + ".flipped";
+        bytes[128 + 16 + 3] = char(bytes[128 + 16 + 3] ^ 0x10);
+        write_bytes(flipped_path, bytes);
+        CHECK_THROWS_WITH(learn::read_data(flipped_path),
+                          Catch::Contains("damaged data file (a block's checksum fails at byte "
+                                          "128, after 0 games)"));
+        std::filesystem::remove(flipped_path);
+    }
+    // A complete file is not written again, and other settings do not resume a part file.
+    CHECK_THROWS_WITH(learn::DataWriter(path, h, existing), Catch::Contains("exists already"));
+    std::filesystem::remove(path);
+    { learn::DataWriter w(path, h, existing); }
+    learn::DataHeader other{"russian", 6, "nodes=1"};
+    CHECK_THROWS_WITH(learn::DataWriter(path, other, existing),
+                      Catch::Contains("was begun with other settings"));
+    std::filesystem::remove(path + ".part");
+    // A block of a game without a quiet position (no records): read as nothing, the empty
+    // vector's null data() never handed to memcpy (UBSan reported it).
+    {
+        learn::DataWriter w(path, h, existing);
+        w.append(1, {});
+        w.append(1, {sample(1, 9)});
+        w.finish();
+    }
+    const auto e = learn::read_data(path);
+    CHECK(e.games == 2);
+    REQUIRE(e.samples.size() == 1);
+    CHECK(e.samples[0].white == 9);
+    std::filesystem::remove(path);
+}
 
 TEST_CASE("data files: the end block covers the header; version 1 still read and resumed",
           "[learn]") {
