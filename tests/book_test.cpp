@@ -61,12 +61,18 @@ void check_consistent(const Book<R>& b) {
             if (!legal.empty())
                 CHECK(b.value(i) == ((r.flags & Record::kSearched) ? r.value : games_value(r)));
         } else {
-            // A searched position from games with legal moves outside the book: its own search
-            // value stands for those.
+            // A position from games with legal moves outside the book: its own search value
+            // stands for those; never searched, its games' value does when the book moves are
+            // proven lost (the moves outside may hold).
             const Record& r = b.records()[i];
-            const bool partial = (r.flags & Record::kSearched) &&
-                                 !(r.flags & Record::kExpanded) && int(moves.size()) < legal.size();
-            CHECK(b.value(i) == (partial ? std::max(best, search::Score(r.value)) : best));
+            const bool partial =
+                !(r.flags & Record::kExpanded) && int(moves.size()) < legal.size();
+            search::Score expected = best;
+            if (partial && (r.flags & Record::kSearched))
+                expected = std::max(best, search::Score(r.value));
+            else if (partial && search::is_loss(best))
+                expected = games_value(r);
+            CHECK(b.value(i) == expected);
         }
         if (b.records()[i].flags & Record::kExpanded) CHECK(int(moves.size()) == legal.size());
     }
@@ -174,6 +180,32 @@ TEST_CASE("a searched position from games is worth its search when its game move
         CHECK(b->value(0) == 10);
         CHECK(!BookPlayer<Russian>(b, {30, 0, 1}).choose(s, 0));
         CHECK(BookPlayer<Russian>(b, {30, 5, 1}).choose(s, 0));
+    }
+    SECTION("a book from games alone: a loss through the games' moves is no proof") {
+        // White e3 against Black c5, White to move. Two games went 1. e3-d4 c5:e3, and White,
+        // with no piece left, lost both: after e3-d4 Black wins in 1, so e3-d4 is lost in 2. But
+        // White had e3-f4 too, which no game played: the position is not lost by proof, and is
+        // worth its games' result (-100: White lost them all). Black's win in 1 is a proof (one
+        // winning move is enough), and so is White's loss with no move left.
+        const auto p = parse_fen<Russian>("W:We3:Bc5");
+        const auto c = after(p, "e3-d4"), l = after(c, "c5:e3");
+        Record root = games(record_of<Russian>(p)), mid = games(record_of<Russian>(c)),
+               end = games(record_of<Russian>(l));
+        root.flags = Record::kRoot;
+        root.points2 = 0;  // White, to move, lost both
+        mid.points2 = 4;   // Black, to move, won both
+        end.points2 = 0;
+        const Book<Russian> b({root, mid, end});
+        const auto at = [&](const Position<Russian>& q) {
+            return b.value(std::size_t(b.find(q) - &b.records()[0]));
+        };
+        CHECK(at(l) == search::loss_in(0));
+        CHECK(at(c) == search::win_in(1));
+        CHECK(at(p) == -100);
+        const auto moves = b.moves(p);
+        REQUIRE(moves.size() == 1);
+        CHECK(moves[0].value == search::loss_in(2));  // the move itself is proven lost
+        check_consistent(b);
     }
     SECTION("a book from games alone keeps the negamax of the games' moves") {
         Record start = games(record_of<Russian>(s)), after_d4 = games(record_of<Russian>(d4));

@@ -107,10 +107,11 @@ public:
         return kids_[i];
     }
 
-    // The negamax value of record i: a position with book moves takes the best of them (or its
-    // own search value, when that is higher and it has legal moves outside the book: a position
-    // from games not expanded yet), an expanded one without any (no legal move) is lost, a leaf
-    // has its search value (or, not searched, its games' value).
+    // The negamax value of record i: a position with book moves takes the best of them (or, when
+    // it has legal moves outside the book, as a position from games not expanded yet: its own
+    // search value when that is higher, and never searched, its games' value in place of a
+    // proven loss), an expanded one without any (no legal move) is lost, a leaf has its search
+    // value (or, not searched, its games' value).
     search::Score value(std::size_t i) const {
         refresh();
         return value_[i];
@@ -249,6 +250,17 @@ private:
         return count;
     }
 
+    // The value of record r with book moves whose best is `best`; `outside`: some legal move of
+    // r is not a book move. Then the games' moves alone could make it lost where another move
+    // holds: the search of the position stands for its other moves, and, never searched, its
+    // games' result does when its book moves are proven lost (a loss is proven only when every
+    // move is in the book; a win by one move is proven all the same).
+    static search::Score partial_value(const Record& r, bool outside, search::Score best) {
+        if (!outside || (r.flags & Record::kExpanded)) return best;
+        if (r.flags & Record::kSearched) return std::max(best, search::Score(r.value));
+        return search::is_loss(best) ? search::Score(games_value(r)) : best;
+    }
+
     // Values and heights of every record, depth first from each record in file order; a
     // position met again on the current line (a repetition, only possible with kings) counts
     // as a draw there.
@@ -271,12 +283,7 @@ private:
                 height = std::max(height, (state[k] == 1 ? 0 : height_[k]) + 1);
             }
             if (!kids.empty())
-                // The search of the position stands for its moves the book does not hold: the
-                // games' moves alone could make it lost where another move holds.
-                value_[i] = (r.flags & Record::kSearched) && !(r.flags & Record::kExpanded) &&
-                                    known_[i] == 2
-                                ? std::max(best, search::Score(r.value))
-                                : best;
+                value_[i] = partial_value(r, known_[i] == 2, best);
             else if ((r.flags & Record::kExpanded) || !has_legal_move(position_of<R>(r)))
                 value_[i] = search::loss_in(0);  // expanded without children: no legal move
             else
