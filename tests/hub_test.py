@@ -427,7 +427,7 @@ def limited(text, gigabytes=2):
     return r.returncode, r.stdout.splitlines()
 
 
-sanitized = b"__asan_init" in open(DAMBIT, "rb").read()
+sanitized = any(name in open(DAMBIT, "rb").read() for name in (b"__asan_init", b"__tsan_init"))
 if not sanitized:
     # 4000 MB: within what any machine running these tests has available (set-param checks
     # that), beyond what the limit lets the process have.

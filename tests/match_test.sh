@@ -137,14 +137,25 @@ if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] &&
 # within a second is killed (the fake 'hang' engine ignores `stop`). With 20 s a move on both
 # sides the match ends within a few seconds of the signal (it waited out the move under way, 20 s),
 # and the game given up is no forfeit. First both sides are dambit's Hub engine; then, from a
-# position with Black to move, B (Black in game 1) is the engine that never answers.
+# position with Black to move, B (Black in game 1) is the engine that never answers. The signal
+# comes once the engine to move first has been sent its `go` (its input is copied to a log), not
+# after a fixed time: under ThreadSanitizer the handshake alone took longer than 1.5 s.
+printf 'black\tB:W21-32:B1-12\n' >"$tmp/black.txt"
 for case in stop hang; do
-  if [ "$case" = stop ]; then b="hub:$dambit hub" from=(--openings 1)
-  else b="hub:$tmp/fake.sh hang" from=(--openings-file "$tmp/black.txt"); fi
-  printf 'black\tB:W21-32:B1-12\n' >"$tmp/black.txt"
+  log="$tmp/int-$case.in" a="hub:$dambit hub"
+  if [ "$case" = stop ]; then a="hub:tee $log | $dambit hub" b="hub:$dambit hub" from=(--openings 1)
+  else b="hub:tee $log | $tmp/fake.sh hang" from=(--openings-file "$tmp/black.txt"); fi
   start=$(date +%s)
-  timeout --foreground --preserve-status -s INT 1.5 "$dambit" match --a "hub:$dambit hub" --b "$b" \
-    --movetime 20000 "${from[@]}" >"$tmp/int-$case.out" 2>"$tmp/int-$case.err"
+  "$dambit" match --a "$a" --b "$b" --movetime 20000 "${from[@]}" \
+    >"$tmp/int-$case.out" 2>"$tmp/int-$case.err" &
+  pid=$!
+  for _ in $(seq 3000); do
+    { grep -q '^go' "$log" 2>/dev/null || ! kill -0 $pid 2>/dev/null; } && break
+    sleep 0.01
+  done
+  sleep 0.2
+  kill -INT $pid 2>/dev/null
+  wait $pid
   status=$? took=$(($(date +%s) - start))
   # In the stop case A's search was under way: its move given on `stop` is counted (with a
   # signal before its search, A would have played none).

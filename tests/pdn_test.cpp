@@ -585,8 +585,8 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
     // Columns: "1. 22-18 22-17" has its second move at 10, "1. a1:b6" its move at 4, and so on.
     CHECK(check_file("errors.pdn", totals) ==
           std::vector<std::string>{
-              // After 22-18 the square 22 is empty.
-              "3:10: game 1: illegal-move: illegal move '22-17'",
+              // After 22-18 the square 22 is empty (named as the move wrote it).
+              "3:10: game 1: illegal-move: illegal move '22-17': no piece on 22",
               // The king on a1 reaches b6 by a1:d4:b6 (taking c3, c5) and by a1:f6:h4:f2:b6
               // (taking c3, g5, g3, c5).
               "9:4: game 2: ambiguous-move: ambiguous move 'a1:b6': write every landing square",
@@ -598,7 +598,9 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
               "18:18: game 4: syntax: unexpected '}'",
               "18:20: game 4: syntax: unexpected 'hello'",
               "18:26: game 4: syntax: unexpected '$'",
-              "22:1: game 5: bad-fen: bad FEN tag: unknown square '33'",
+              // The game has no GameType tag, so it is read as Russian (32 squares).
+              "22:1: game 5: bad-fen: bad FEN tag: unknown square '33' (read as russian: no "
+              "GameType tag; --variant reads another)",
               "26:1: game 6: bad-game-type: unsupported GameType '22' (dambit plays 20 "
               "international, 21 english, 23 pool, 25 russian, 26 brazilian, 29 czech; "
               "--variant overrides)",
@@ -606,11 +608,15 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
               "8x8",
               "35:16: game 8: result-mismatch: result '0-1' disagrees with the Result tag '1-0'",
               // h6:e1 takes every black piece: nothing is left to move.
-              "41:10: game 9: illegal-move: illegal move 'b8-a7'",
-              // A Czech man does not capture backwards.
-              "47:4: game 10: illegal-move: illegal move 'c3:e1'",
-              // c3xa5 takes one piece where c3xe5xc7 takes two.
-              "53:4: game 11: illegal-move: illegal move 'c3xa5'",
+              "41:10: game 9: illegal-move: illegal move 'b8-a7': Black, to move, has no legal "
+              "move",
+              // A Czech man does not capture backwards: the man on c3 (22) may only step to b4
+              // or d4, both free.
+              "47:4: game 10: illegal-move: illegal move 'c3:e1': the legal moves of c3 are "
+              "c3-b4, c3-d4",
+              // c3xa5 takes one piece where c3xe5xc7 takes two, and no other piece can capture.
+              "53:4: game 11: illegal-move: illegal move 'c3xa5': the one legal move of c3 is "
+              "c3xe5xc7",
           });
     // Every game has an error; the moves replayed are 22-18 (game 1), c3-d4 (3), c3-d4 f6-g5
     // b2-c3 (4), c3-d4 f6-g5 (8) and h6:e1 (9).
@@ -636,11 +642,77 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
     }
 
     // Forced to English: the first game's captures go forwards (15x22 down for Black, 26x17 up
-    // for White) and stay legal; the backward capture of the man on 19 does not.
+    // for White) and stay legal; the backward capture of the man on 19 does not. White's men
+    // go towards square 1: from 19 (the row 17-20, as the row 9-12 from which Black's 11-15 and
+    // 11-16 go down) up to 15 and 16, both free.
     totals = {};
     CHECK(check_file("pool.pdn", totals, Variant::kEnglish) ==
-          std::vector<std::string>{"10:4: game 2: illegal-move: illegal move '19x17'",
-                                   "16:4: game 3: illegal-move: illegal move '19x26x17'"});
+          std::vector<std::string>{"10:4: game 2: illegal-move: illegal move '19x17': the legal "
+                                   "moves of 19 are 19-15, 19-16",
+                                   "16:4: game 3: illegal-move: illegal move '19x26x17': the "
+                                   "legal moves of 19 are 19-15, 19-16"});
+}
+
+// The problems pdn check reports for the games of `text`, as check_file gives them.
+std::vector<std::string> check_text(const std::string& text,
+                                    std::optional<Variant> forced = std::nullopt) {
+    std::istringstream in(text);
+    CheckTotals totals;
+    std::vector<std::string> out;
+    check_stream(in, forced, totals, [&](int game, const Problem& p) {
+        const std::string d = described({p}).front();
+        const auto colon = d.find(": ");
+        out.push_back(d.substr(0, colon) + ": game " + std::to_string(game) + d.substr(colon));
+    });
+    return out;
+}
+
+TEST_CASE("PDN check: results against the game's end, and files cut or left open", "[pdn]") {
+    // W:W12:B8,14,26 (h6 against g7, c5, c3): h6:f8:b4:e1 takes all three, and Black, to move,
+    // has nothing left: White has won, whatever the result says.
+    const std::string end = "[GameType \"25\"]\n[FEN \"W:W12:B8,14,26\"]\n1. h6:e1 ";
+    CHECK(check_text(end + "2-0\n").empty());
+    CHECK(check_text(end + "*\n").empty());  // unknown: nothing to disagree with
+    CHECK(check_text(end + "0-2\n") ==
+          std::vector<std::string>{"3:10: game 1: result-mismatch: result '0-2', but Black has "
+                                   "no legal move after the last move: White has won"});
+    CHECK(check_text(end + "1-1\n") ==
+          std::vector<std::string>{"3:10: game 1: result-mismatch: result '1-1', but Black has "
+                                   "no legal move after the last move: White has won"});
+    // Only the Result tag gives it: the problem stands at the tag (line 2).
+    CHECK(check_text("[GameType \"25\"]\n[Result \"0-2\"]\n[FEN \"W:W12:B8,14,26\"]\n"
+                     "1. h6:e1\n") ==
+          std::vector<std::string>{"2:1: game 1: result-mismatch: result '0-2', but Black has "
+                                   "no legal move after the last move: White has won"});
+    // English: Black moves first, and programs differ on which side "1-0" gives the win, so the
+    // last position is not checked. B:W18:B14, Black to move: Black's man on 14 (row 13-16)
+    // goes down to 17 or 18; 18 is White's, so it jumps on the same diagonal to 23 (from row
+    // 17-20 that diagonal goes +5) and White has nothing left. "1-0", dambit's White win, is
+    // still not refused.
+    CHECK(check_text("[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14x23 1-0\n").empty());
+
+    // No result at all: the moves run into the next game's tags, or the file ends after them.
+    CHECK(check_text("[GameType \"25\"]\n1. c3-d4 f6-g5\n[GameType \"25\"]\n1. c3-d4 *\n"
+                     "[GameType \"25\"]\n1. c3-d4 f6-g5 2. g3-h4") ==
+          std::vector<std::string>{
+              "2:10: game 1: no-result: no result: the moves end without one, and there is no "
+              "Result tag",
+              "6:19: game 3: no-result: no result: the moves end without one, and there is no "
+              "Result tag"});
+    // A Result tag of its own is a result; so is "*".
+    CHECK(check_text("[Result \"1-0\"]\n1. c3-d4 f6-g5\n").empty());
+    CHECK(check_text("1. c3-d4 f6-g5 *\n").empty());
+
+    // A '{' never closed takes the rest of the file: the tags of the games inside it are told.
+    CHECK(check_text("[GameType \"25\"]\n1. c3-d4 {a note\n\n[Event \"2\"]\n"
+                     "1. c3-d4 *\n  [Event \"3\"]\n1. c3-d4 *\n") ==
+          std::vector<std::string>{"2:10: game 1: truncated: truncated file: unclosed comment "
+                                   "(the rest of the file is in it, with 2 tag lines from line "
+                                   "4)"});
+    // A bad tag on a CR LF line is shown without the CR ('?' in the message).
+    CHECK(check_text("[Event \"Moscow]\r\n[GameType \"25\"]\r\n1. c3-d4 *\r\n") ==
+          std::vector<std::string>{"1:1: game 1: bad-tag: bad tag '[Event \"Moscow]' (want "
+                                   "[Name \"value\"])"});
 }
 
 TEST_CASE("PDN fen: the position of a game after some plies", "[pdn]") {
@@ -676,7 +748,7 @@ TEST_CASE("PDN fen: the position of a game after some plies", "[pdn]") {
     errors.seekg(0);
     r = position_after(errors, std::nullopt, 1, 2);
     REQUIRE(r.problem);
-    CHECK(r.problem->message == "illegal move '22-17'");
+    CHECK(r.problem->message == "illegal move '22-17': no piece on 22");
     CHECK(r.plies == 1);
     // The result is checked after the last move only: game 8's position is found.
     errors.clear();
@@ -723,6 +795,18 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
           "\n"
           "1... 22-18 2. 11-15 18x11 0-2\n"
           "\n");
+    // A FEN tag's move number (its F field) numbers the moves from there: White's c3-d4 is move
+    // 16, Black's reply 16...; from Black to move, the first move is 16... and White's next 17.
+    const auto from16 = read_text(
+        "[GameType \"25\"]\n[FEN \"W:Wc3,e3:Bf6,h6:H0:F16\"]\n1. c3-d4 f6-g5 2. e3-f4 *\n"
+        "[GameType \"25\"]\n[FEN \"B:Wc3,e3:Bf6,h6:F16\"]\n1... f6-g5 2. c3-d4 *\n");
+    REQUIRE(from16.size() == 2);
+    CHECK(write_game(replayed<Russian>(from16[0])).ends_with(
+        "\n\n16. c3-d4 f6-g5 17. e3-f4 *\n\n"));
+    CHECK(write_game(replayed<Russian>(from16[1])).ends_with("\n\n16... f6-g5 17. c3-d4 *\n\n"));
+    CHECK(fen_move_number("W:W21-32:B1-12") == 1);
+    CHECK(fen_move_number("W:W21-32:B1-12:H3:F42") == 42);
+    CHECK(fen_move_number("B:F7:W21:B1") == 7);
     // Game 1: quotes and backslashes escaped again; captures short; the result from the end.
     CHECK(write_game(replayed<Russian>(games[0])) ==
           "[Event \"Escapes: \\\"quoted\\\" and a backslash \\\\ here\"]\n"

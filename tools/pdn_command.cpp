@@ -512,6 +512,7 @@ int analyse(int argc, char** argv) {
                 with_variant(*v, [&]<class R>(std::type_identity<R>) {
                     pdn::Game<R> game;
                     problem = pdn::replay<R>(raw, game);
+                    pdn::note_untagged(raw, forced, *v, problem);
                     if (problem && problem->kind == pdn::ProblemKind::kResultMismatch)
                         problem.reset();
                     if (!problem) analyse_one<R>(game, *v, raw.number, o);

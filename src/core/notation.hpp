@@ -284,6 +284,50 @@ bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
 
 }  // namespace notation_detail
 
+namespace notation_detail {
+
+// Why no legal move of `p` (listed in `legal`) is the move from bit `from` (written `square`)
+// that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
+// is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
+template <class R, class List>
+std::string illegal_reason(const Position<R>& p, const List& legal, int from,
+                           const std::string& square, bool capture) {
+    using B = typename R::Geometry::Bitboard;
+    const char* side = p.side == Color::kWhite ? "White" : "Black";
+    if (legal.empty()) return std::string(": ") + side + ", to move, has no legal move";
+    const B at = bit<B>(from);
+    if (!(p.pieces[int(p.side)] & at)) {
+        if (!(p.occupied() & at)) return ": no piece on " + square;
+        return ": " + square + " holds a " + (p.side == Color::kWhite ? "black" : "white") +
+               ((p.kings & at) ? " king, " : " man, ") + "and " + side + " is to move";
+    }
+    // A few moves, as the variant writes them.
+    auto some = [&](auto&& keep) {
+        std::string out;
+        int n = 0;
+        for (const auto& pm : legal) {
+            if (!keep(pm)) continue;
+            if (n++ == 4) return out + ", ...";
+            out += (out.empty() ? "" : ", ") + move_text<R>(pm);
+        }
+        return out;
+    };
+    const bool must_capture = legal[0].move.is_capture();
+    if (must_capture && !capture)
+        return ": a capture is compulsory (" + some([](const auto&) { return true; }) + ")";
+    const std::string own = some([&](const auto& pm) { return pm.move.from == from; });
+    if (own.empty())
+        return ": the " + std::string((p.kings & at) ? "king" : "man") + " on " + square +
+               " has no legal move" +
+               (must_capture ? " (the captures: " + some([](const auto&) { return true; }) + ")"
+                             : "");
+    return (own.find(',') == std::string::npos ? ": the one legal move of " + square + " is "
+                                               : ": the legal moves of " + square + " are ") +
+           own;
+}
+
+}  // namespace notation_detail
+
 // Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures) and returns the
 // legal move it names. Throws ParseError when the text is malformed, names no legal move, or
 // (short form) names more than one.
@@ -333,15 +377,19 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         if (same) exact.push_back(&pm);
         if (squares.size() > 2 && legs_fit<G>(squares, pm.move.captured)) fitting.push_back(&pm);
     }
+    auto illegal = [&] {
+        return ParseError("illegal move '" + token + "'" +
+                          illegal_reason<R>(p, list, from, std::string(parts.front()), capture));
+    };
     if (!exact.empty()) return *exact.front();  // several only for identical paths under keep
     if (squares.size() == 2) {                  // short form: the ends only
         if (ends.size() == 1) return *ends.front();
-        if (ends.empty()) throw ParseError("illegal move '" + token + "'");
+        if (ends.empty()) throw illegal();
     } else {
         // Long form with other landing squares than the ones the generator writes (a king going
         // straight on may be written landing anywhere between two captured pieces).
         if (fitting.size() == 1) return *fitting.front();
-        if (fitting.empty()) throw ParseError("illegal move '" + token + "'");
+        if (fitting.empty()) throw illegal();
     }
     throw ParseError("ambiguous move '" + token + "': write every landing square");
 }

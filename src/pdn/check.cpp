@@ -26,6 +26,7 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
     with_variant(*v, [&]<class R>(std::type_identity<R>) {
         Game<R> game;
         r.problem = replay<R>(raw, game, max_plies);
+        note_untagged(raw, forced, *v, r.problem);
         r.plies = long(game.moves.size());
         if (want_fen) r.fen = to_fen<R>(game.position(game.moves.size()));
         return 0;
@@ -47,12 +48,12 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
         totals.moves += std::uint64_t(r.plies);
         problems = raw.problems;
         if (raw.more_problems > 0) problems.push_back(raw.more_problem());
-        if (r.problem) {
+        for (const auto& p : {r.problem, missing_result(raw)}) {
+            if (!p) continue;
             const auto before = [](const Problem& a, const Problem& b) {
                 return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
             };
-            problems.insert(std::upper_bound(problems.begin(), problems.end(), *r.problem, before),
-                            *r.problem);
+            problems.insert(std::upper_bound(problems.begin(), problems.end(), *p, before), *p);
         }
         if (!problems.empty()) ++totals.failed;
         // The line for the problems beyond the reader's limit counts as those problems.

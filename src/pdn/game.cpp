@@ -76,6 +76,23 @@ std::optional<Variant> game_variant(const RawGame& g, std::optional<Variant> for
     return v;
 }
 
+void note_untagged(const RawGame& raw, std::optional<Variant> forced, Variant used,
+                   std::optional<Problem>& problem) {
+    if (!problem || forced || raw.tag("GameType")) return;
+    const ProblemKind k = problem->kind;
+    if (k == ProblemKind::kIllegalMove || k == ProblemKind::kAmbiguousMove ||
+        k == ProblemKind::kBadFen ||
+        (k == ProblemKind::kBadMove && problem->message.starts_with("unknown square")))
+        problem->message += fmt::format(" (read as {}: no GameType tag; --variant reads another)",
+                                        variant_name(used));
+}
+
+std::optional<Problem> missing_result(const RawGame& raw) {
+    if (!raw.result.empty() || raw.tag("Result") || raw.doubtful_moves()) return std::nullopt;
+    return Problem{raw.moves.empty() ? raw.at : raw.moves.back().at, ProblemKind::kNoResult, "",
+                   "no result: the moves end without one, and there is no Result tag"};
+}
+
 ProblemKind move_problem_kind(std::string_view message) {
     if (message.starts_with("illegal move")) return ProblemKind::kIllegalMove;
     if (message.starts_with("ambiguous move")) return ProblemKind::kAmbiguousMove;

@@ -68,12 +68,26 @@ struct Game {
 // "ambiguous move '...': ...", anything else is a move that cannot be read).
 ProblemKind move_problem_kind(std::string_view message);
 
+// Adds to `problem`, the one that stopped the replay of `raw` as `used`, that the game was read
+// as that variant for want of a GameType tag, when it has none, --variant was not given
+// (`forced`) and the problem is one another variant might not have (a move that is illegal,
+// ambiguous or names an unknown square, or the FEN tag):
+// " (read as russian: no GameType tag; --variant reads another)".
+void note_untagged(const RawGame& raw, std::optional<Variant> forced, Variant used,
+                   std::optional<Problem>& problem);
+
+// A problem when `raw`'s moves end without a result and it has no Result tag (placed after its
+// last move), unless the reader found its moves in doubt (a truncated file says so already).
+std::optional<Problem> missing_result(const RawGame& raw);
+
 // Replays `raw` with the rules of R into `out`: its tags, the start position (the FEN tag, or the
 // variant's start), the moves of its main line (at most `max_plies` of them when that is not
 // negative) and its result (the result token, else the Result tag, else "*"). Returns the first
 // problem that stops the replay (a bad FEN tag, a move that is not exactly one legal move) or, when
-// every move was played, a result token that disagrees with the Result tag; `out` then holds the
-// moves played before it.
+// every move was played, a result token that disagrees with the Result tag, or a result that
+// disagrees with the last position (the side to move has no legal move, so it has lost; checked
+// in the variants where White moves first: where Black does, programs differ on which side PDN's
+// "1-0" gives the win); `out` then holds the moves played before it.
 template <class R>
 std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies = -1) {
     out.tags = raw.tags;
@@ -110,6 +124,21 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
             return Problem{raw.result_at, ProblemKind::kResultMismatch, raw.result,
                            printable(fmt::format("result '{}' disagrees with the Result tag '{}'",
                                                  raw.result, result_tag->value))};
+    }
+    const auto outcome = outcome_of(out.result);
+    if (R::kFirstMover == Color::kWhite && outcome &&
+        (*outcome == Outcome::kWhiteWins || *outcome == Outcome::kBlackWins ||
+         *outcome == Outcome::kDraw)) {
+        FixedList<PathMove<typename R::Geometry>, kMaxMoves> legal;
+        generate_paths<R>(p, legal);
+        const bool white = p.side == Color::kWhite;
+        if (legal.empty() && *outcome != (white ? Outcome::kBlackWins : Outcome::kWhiteWins))
+            return Problem{raw.result.empty() ? result_tag->at : raw.result_at,
+                           ProblemKind::kResultMismatch, out.result,
+                           printable(fmt::format(
+                               "result '{}', but {} has no legal move after the last move: {} "
+                               "has won",
+                               out.result, white ? "White" : "Black", white ? "Black" : "White"))};
     }
     return std::nullopt;
 }

@@ -47,9 +47,9 @@ Problem RawGame::more_problem() const {
 
 std::string_view kind_name(ProblemKind k) {
     // In the order of ProblemKind.
-    static constexpr std::array<std::string_view, 10> kNames = {
-        "illegal-move", "ambiguous-move", "bad-move",      "bad-tag",         "truncated",
-        "syntax",       "bad-fen",        "bad-game-type", "result-mismatch", "too-long"};
+    static constexpr std::array<std::string_view, 11> kNames = {
+        "illegal-move",    "ambiguous-move", "bad-move", "bad-tag",  "truncated", "syntax",
+        "bad-fen",         "bad-game-type",  "result-mismatch",      "too-long",  "no-result"};
     return kNames[std::size_t(k)];
 }
 
@@ -128,13 +128,26 @@ void Reader::read_comment(RawGame& g) {
     if (started_ && open_.empty())
         target = g.moves.empty() ? &g.comment : &g.moves.back().comment;
     bool blank = target && !target->empty();  // a space is due before the next character
+    // Lines inside it that begin as tags do ("[Event"): the games a missing '}' swallowed.
+    bool line_start = false;
+    int tag_lines = 0, first_tag_line = 0;
     for (;;) {
         const int c = get();
         if (c == '}') return;
         if (c < 0) {
-            problem(g, at, ProblemKind::kTruncated, "{", "truncated file: unclosed comment");
+            problem(g, at, ProblemKind::kTruncated, "{",
+                    "truncated file: unclosed comment" +
+                        (tag_lines == 0
+                             ? std::string()
+                             : fmt::format(" (the rest of the file is in it, with {} tag line{} "
+                                           "from line {})",
+                                           tag_lines, tag_lines == 1 ? "" : "s",
+                                           first_tag_line)));
             return;
         }
+        if (line_start && c == '[' && std::isalpha(peek()) && tag_lines++ == 0)
+            first_tag_line = line_;
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t' || c == '\r'));
         if (!target) continue;
         if (is_space(c) || c < 0x20 || c == 0x7f) {  // control characters too
             blank = !target->empty();
@@ -178,6 +191,7 @@ void Reader::read_tag(RawGame& g) {
             if (c == '\n') break;
             if (take() == ']') break;
         }
+        if (!raw.empty() && raw.back() == '\r') raw.pop_back();  // a CR LF line end's CR
         const std::string text = shown(raw);
         problem(g, at, ProblemKind::kBadTag, text,
                 fmt::format("bad tag '{}' (want [Name \"value\"])", text));

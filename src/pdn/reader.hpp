@@ -34,6 +34,7 @@ enum class ProblemKind {
     kBadGameType,     // a GameType tag that is malformed or names a variant dambit does not play
     kResultMismatch,  // the result at the end of the moves differs from the Result tag
     kTooLong,         // a token or a game beyond the reader's limits
+    kNoResult,        // a game whose moves end without a result, with no Result tag either
 };
 std::string_view kind_name(ProblemKind k);
 

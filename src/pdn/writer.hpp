@@ -32,10 +32,14 @@ struct MoveComments {
     std::vector<std::vector<std::string>> after;
 };
 // movetext() with `comments` before the first move and after each move; a comment's words are
-// wrapped like the moves.
+// wrapped like the moves. The first move is numbered `first_number`.
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
                      std::string_view result, std::string_view comment,
-                     const MoveComments& comments);
+                     const MoveComments& comments, int first_number = 1);
+
+// The move number a FEN gives its position (its F field: "W:W21-32:B1-12:H0:F16" is move 16),
+// or 1 when it gives none.
+int fen_move_number(std::string_view fen);
 
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
 // capture separator and to when that text names `pm` alone; otherwise every landing square.
@@ -56,7 +60,7 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // One game: its tags (and GameType, SetUp and FEN when it has none and they are needed to read
 // it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
 // the moves numbered in pairs from the variant's first mover ("1..." first when the other side
-// starts), the result, a blank line; the game's comments where they stood. `marks`, when it has
+// starts; from the move number of its FEN tag's F field, when it has one), the result, a blank line; the game's comments where they stood. `marks`, when it has
 // one for a move, is written right after it ("?!", "??"), and `comments`, when it has one for a
 // move (not empty), after the game's own comment on that move, in braces of its own.
 template <class R>
@@ -75,6 +79,9 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         if (!has_setup) s += tag_line("SetUp", "1");
         s += tag_line("FEN", to_fen<R>(g.start));
     }
+    int number = 1;
+    for (const Tag& t : g.tags)
+        if (t.name == "FEN") number = fen_move_number(t.value);
     std::vector<std::string> moves;
     MoveComments notes{g.comment, {}};
     Position<R> p = g.start;
@@ -87,8 +94,8 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         if (k < comments.size() && !comments[k].empty()) after.push_back(comments[k]);
         p = p.play(pm.move);
     }
-    return s + "\n" + movetext(moves, g.start.side == R::kFirstMover, g.result, {}, notes) +
-           "\n\n";
+    return s + "\n" +
+           movetext(moves, g.start.side == R::kFirstMover, g.result, {}, notes, number) + "\n\n";
 }
 
 }  // namespace dambit::pdn
