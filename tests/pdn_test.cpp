@@ -709,6 +709,15 @@ TEST_CASE("PDN check: results against the game's end, and files cut or left open
           std::vector<std::string>{"2:10: game 1: truncated: truncated file: unclosed comment "
                                    "(the rest of the file is in it, with 2 tag lines from line "
                                    "4)"});
+    // Problems come in file order: the unclosed variation is found when the next game's tags
+    // begin, after the stray word inside it, but stands at its '(' (column 10; "zz" at 26), and
+    // the game, its main line ending at c3-d4 (column 4), has no result.
+    CHECK(check_text("1. c3-d4 (f6-g5 2. b2-c3 zz\n[Event \"2\"]\n1. c3-d4 *\n") ==
+          std::vector<std::string>{
+              "1:4: game 1: no-result: no result: the moves end without one, and there is no "
+              "Result tag",
+              "1:10: game 1: syntax: unclosed variation",
+              "1:26: game 1: syntax: unexpected 'zz'"});
     // A bad tag on a CR LF line is shown without the CR ('?' in the message).
     CHECK(check_text("[Event \"Moscow]\r\n[GameType \"25\"]\r\n1. c3-d4 *\r\n") ==
           std::vector<std::string>{"1:1: game 1: bad-tag: bad tag '[Event \"Moscow]' (want "

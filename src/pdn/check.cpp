@@ -48,13 +48,13 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
         totals.moves += std::uint64_t(r.plies);
         problems = raw.problems;
         if (raw.more_problems > 0) problems.push_back(raw.more_problem());
-        for (const auto& p : {r.problem, missing_result(raw)}) {
-            if (!p) continue;
-            const auto before = [](const Problem& a, const Problem& b) {
-                return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
-            };
-            problems.insert(std::upper_bound(problems.begin(), problems.end(), *p, before), *p);
-        }
+        for (const auto& p : {r.problem, missing_result(raw)})
+            if (p) problems.push_back(*p);
+        // In file order: the reader finds an unclosed variation at its end, and places it at
+        // its '('.
+        std::stable_sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
+            return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+        });
         if (!problems.empty()) ++totals.failed;
         // The line for the problems beyond the reader's limit counts as those problems.
         totals.errors += problems.size() + std::size_t(raw.more_problems) -
