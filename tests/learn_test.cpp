@@ -594,15 +594,17 @@ TEST_CASE("data files: the end block covers the header; version 1 still read and
         write_bytes(path, bytes);
         CHECK_THROWS_WITH(learn::read_data(path),
                           Catch::Contains("damaged data file (the end block's checksum, which "
-                                          "covers the header, fails at byte 184, after 1 games)"));
+                                          "covers the header, or counts fail at byte 184, after "
+                                          "1 game)"));
     }
     // A file of a version this program does not know is named as such.
     {
         std::string bytes = good;
         bytes[8] = 3;
         write_bytes(path, bytes);
-        CHECK_THROWS_WITH(learn::read_data(path),
-                          Catch::Contains("selfplay data file version 3 (this dambit reads 1 to 2)"));
+        CHECK_THROWS_WITH(
+            learn::read_data(path),
+            Catch::Contains("selfplay data file version 3 (this dambit reads 1 to 2)"));
     }
     // Version 1, as dambit wrote it before: read, with its own end-block checksum.
     write_bytes(path, version1_file(false));

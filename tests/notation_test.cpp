@@ -4,6 +4,7 @@
 // 29 = a1, 32 = g1; 10x10: 1 = b10, 46 = a1, 50 = i1). Move lists are hand-analysed in comments.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -373,6 +374,59 @@ TEST_CASE("Move text errors name the offending token", "[notation][move]") {
         check_move_error<Russian>("W:Wc3:Bd4", "c3-b4", {"illegal", "'c3-b4'"});
         // Black's move when White is to move.
         check_move_error<Russian>(start, "b6-a5", {"illegal", "'b6-a5'"});
+    }
+    SECTION("the reason an illegal move gives, by hand") {
+        const auto reason = [](const char* fen, const char* move) {
+            try {
+                (void)parse_move<Russian>(parse_fen<Russian>(fen), move);
+            } catch (const ParseError& e) {
+                return std::string(e.what());
+            }
+            return std::string("legal");
+        };
+        // d4 is empty at the start; f6 holds a black man; c3 (written C3) can step to b4 or d4
+        // only; at the start no capture exists.
+        CHECK(reason(start, "d4-e5") == "illegal move 'd4-e5': no piece on d4");
+        CHECK(reason(start, "f6-e5") ==
+              "illegal move 'f6-e5': f6 holds a black man, and White is to move");
+        CHECK(reason(start, "C3-E5") ==
+              "illegal move 'C3-E5': the legal moves of C3 are c3-b4, c3-d4");
+        CHECK(reason(start, "c3:e5") ==
+              "illegal move 'c3:e5': no capture is possible; the legal moves of c3 are c3-b4, "
+              "c3-d4");
+        // Black's king on b8 with White to move.
+        CHECK(reason("W:Wc3:BKb8", "b8-a7") ==
+              "illegal move 'b8-a7': b8 holds a black king, and White is to move");
+        // White's man on c3 must take d4 (c3:e5); e3 steps but must not.
+        CHECK(reason("W:Wc3,e1:Bd4", "e1-f2") ==
+              "illegal move 'e1-f2': a capture is compulsory (c3:e5)");
+        // The king on a1 is shut in by b2 and c3 (it cannot jump b2: c3 is taken), while the
+        // man on h2 can step to g3.
+        CHECK(reason("W:WKa1,h2:Bb2,c3", "a1-d4") ==
+              "illegal move 'a1-d4': the king on a1 has no legal move");
+        // The same with a capture for the man on h2 (over g3 to f4): a capture written for the
+        // king is told that, and the captures there are; a quiet move, that one is compulsory.
+        CHECK(reason("W:WKa1,h2:Bb2,c3,g3", "a1:d4") ==
+              "illegal move 'a1:d4': the king on a1 has no legal move (the captures: h2:f4)");
+        CHECK(reason("W:WKa1,h2:Bb2,c3,g3", "a1-d4") ==
+              "illegal move 'a1-d4': a capture is compulsory (h2:f4)");
+        // A lone king on a1 with the long diagonal free: b2, c3, d4, e5, f6 and g7 (h8 is
+        // Black's). Four are named, then "...".
+        const std::string many = reason("W:WKa1:Bh8", "a1-a3");
+        CHECK(many.starts_with("illegal move 'a1-a3': the legal moves of a1 are a1-"));
+        CHECK(many.ends_with(", ..."));
+        CHECK(std::count(many.begin(), many.end(), ',') == 4);
+        // Nothing left to move: h6:f8:b4:e1 took every black piece.
+        CHECK(reason("B:WKe1", "b8-a7") ==
+              "illegal move 'b8-a7': Black, to move, has no legal move");
+        // International, majority capture: 28x17 takes one where 28x17x8 takes two.
+        try {
+            (void)parse_move<International>(parse_fen<International>("W:W28:B22,12"), "28x17");
+            FAIL("28x17 read");
+        } catch (const ParseError& e) {
+            CHECK(std::string(e.what()) ==
+                  "illegal move '28x17': the one legal move of 28 is 28x17x8");
+        }
     }
     SECTION("a long form whose landing squares are not the move's") {
         // h6:f8:b4:e1 is the only move; g5 is not one of its landing squares, and a text of

@@ -610,10 +610,10 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
               // h6:e1 takes every black piece: nothing is left to move.
               "41:10: game 9: illegal-move: illegal move 'b8-a7': Black, to move, has no legal "
               "move",
-              // A Czech man does not capture backwards: the man on c3 (22) may only step to b4
-              // or d4, both free.
-              "47:4: game 10: illegal-move: illegal move 'c3:e1': the legal moves of c3 are "
-              "c3-b4, c3-d4",
+              // A Czech man does not capture backwards: no capture exists, and the man on c3
+              // (22) may only step to b4 or d4, both free.
+              "47:4: game 10: illegal-move: illegal move 'c3:e1': no capture is possible; the "
+              "legal moves of c3 are c3-b4, c3-d4",
               // c3xa5 takes one piece where c3xe5xc7 takes two, and no other piece can capture.
               "53:4: game 11: illegal-move: illegal move 'c3xa5': the one legal move of c3 is "
               "c3xe5xc7",
@@ -647,10 +647,10 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
     // 11-16 go down) up to 15 and 16, both free.
     totals = {};
     CHECK(check_file("pool.pdn", totals, Variant::kEnglish) ==
-          std::vector<std::string>{"10:4: game 2: illegal-move: illegal move '19x17': the legal "
-                                   "moves of 19 are 19-15, 19-16",
-                                   "16:4: game 3: illegal-move: illegal move '19x26x17': the "
-                                   "legal moves of 19 are 19-15, 19-16"});
+          std::vector<std::string>{"10:4: game 2: illegal-move: illegal move '19x17': no capture "
+                                   "is possible; the legal moves of 19 are 19-15, 19-16",
+                                   "16:4: game 3: illegal-move: illegal move '19x26x17': no "
+                                   "capture is possible; the legal moves of 19 are 19-15, 19-16"});
 }
 
 // The problems pdn check reports for the games of `text`, as check_file gives them.
@@ -668,7 +668,7 @@ std::vector<std::string> check_text(const std::string& text,
 }
 
 TEST_CASE("PDN check: results against the game's end, and files cut or left open", "[pdn]") {
-    // W:W12:B8,14,26 (h6 against g7, c5, c3): h6:f8:b4:e1 takes all three, and Black, to move,
+    // W:W12:B8,14,26 (h6 against g7, c5, d2): h6:f8:b4:e1 takes all three, and Black, to move,
     // has nothing left: White has won, whatever the result says.
     const std::string end = "[GameType \"25\"]\n[FEN \"W:W12:B8,14,26\"]\n1. h6:e1 ";
     CHECK(check_text(end + "2-0\n").empty());
@@ -684,12 +684,15 @@ TEST_CASE("PDN check: results against the game's end, and files cut or left open
                      "1. h6:e1\n") ==
           std::vector<std::string>{"2:1: game 1: result-mismatch: result '0-2', but Black has "
                                    "no legal move after the last move: White has won"});
-    // English: Black moves first, and programs differ on which side "1-0" gives the win, so the
-    // last position is not checked. B:W18:B14, Black to move: Black's man on 14 (row 13-16)
+    // English: Black moves first, and programs differ on which side "1-0" gives the win, so
+    // only a draw is refused there. B:W18:B14, Black to move: Black's man on 14 (row 13-16)
     // goes down to 17 or 18; 18 is White's, so it jumps on the same diagonal to 23 (from row
-    // 17-20 that diagonal goes +5) and White has nothing left. "1-0", dambit's White win, is
-    // still not refused.
+    // 17-20 that diagonal goes +5) and White has nothing left. "1-0" is not refused; "1/2-1/2"
+    // is (its word at column 10).
     CHECK(check_text("[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14x23 1-0\n").empty());
+    CHECK(check_text("[GameType \"21\"]\n[FEN \"B:W18:B14\"]\n1. 14x23 1/2-1/2\n") ==
+          std::vector<std::string>{"3:10: game 1: result-mismatch: result '1/2-1/2', but White "
+                                   "has no legal move after the last move: Black has won"});
 
     // No result at all: the moves run into the next game's tags, or the file ends after them.
     CHECK(check_text("[GameType \"25\"]\n1. c3-d4 f6-g5\n[GameType \"25\"]\n1. c3-d4 *\n"

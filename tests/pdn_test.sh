@@ -29,10 +29,11 @@ expect() {
   fi
 }
 
-# Every well-formed file: 29 games, 138 plies (grammar 34, russian 11, international 13,
-# english 20, pool 6, brazilian 7, czech 6, russian-game 17, international-game 24). Game 8 of
-# grammar.pdn is read whole though the next game's tags end it, and is said to have no result
-# (its last move "f6-g5" stands at column 10 of line 41).
+# The files of the grammar and the variants: 29 games, 138 plies (grammar 34, russian 11,
+# international 13, english 20, pool 6, brazilian 7, czech 6, russian-game 17, international-game
+# 24). All are well formed but game 8 of grammar.pdn, which leaves out its result on purpose: it
+# is read whole though the next game's tags end it, and is reported for it (its last move "f6-g5"
+# stands at column 10 of line 41).
 expect clean 1 'grammar.pdn:41:10: game 8: no result: the moves end without one, and there is no Result tag
 files 9, games 29, moves 138, errors 1, failed games 1' '' -- \
   pdn check grammar.pdn russian.pdn international.pdn english.pdn pool.pdn brazilian.pdn \
@@ -53,7 +54,7 @@ errors.pdn:26:1: game 6: unsupported GameType '22' (dambit plays 20 internationa
 errors.pdn:30:1: game 7: bad GameType '25,W,10,10,A0,0': russian is played on 8x8
 errors.pdn:35:16: game 8: result '0-1' disagrees with the Result tag '1-0'
 errors.pdn:41:10: game 9: illegal move 'b8-a7': Black, to move, has no legal move
-errors.pdn:47:4: game 10: illegal move 'c3:e1': the legal moves of c3 are c3-b4, c3-d4
+errors.pdn:47:4: game 10: illegal move 'c3:e1': no capture is possible; the legal moves of c3 are c3-b4, c3-d4
 errors.pdn:53:4: game 11: illegal move 'c3xa5': the one legal move of c3 is c3xe5xc7
 files 1, games 11, moves 8, errors 17, failed games 11" '' -- pdn check errors.pdn
 
@@ -65,8 +66,8 @@ files 3, games 4, moves 6, errors 3, failed games 3" '' -- \
 
 # --variant replays every game with one set of rules: as English, Pool's backward capture by a
 # man is illegal.
-expect variant 1 "pool.pdn:10:4: game 2: illegal move '19x17': the legal moves of 19 are 19-15, 19-16
-pool.pdn:16:4: game 3: illegal move '19x26x17': the legal moves of 19 are 19-15, 19-16
+expect variant 1 "pool.pdn:10:4: game 2: illegal move '19x17': no capture is possible; the legal moves of 19 are 19-15, 19-16
+pool.pdn:16:4: game 3: illegal move '19x26x17': no capture is possible; the legal moves of 19 are 19-15, 19-16
 files 1, games 3, moves 4, errors 2, failed games 2" '' -- pdn check pool.pdn --variant english
 
 expect json 1 '{"problems":[
@@ -185,6 +186,14 @@ if "$dambit" pdn analyse "$work/vr.pdn" --variant russian --depth 2 --pdn "$work
 then pass=$((pass + 1)); else echo "FAIL analyse-variant"; fail=$((fail + 1)); fi
 
 # A game that cannot be replayed is reported as check reports it and skipped: exit status 1.
+# A game from a FEN tag with a move number (F16): the table, the JSON and the PDN written number
+# its moves from there, White's c3-d4 16. and Black's reply 16... (they began at 1.).
+printf '[GameType "25"]\n[FEN "W:Wc3,e3:Bf6,h6:H0:F16"]\n1. c3-d4 f6-g5 *\n' >"$work/f16.pdn"
+if "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --pdn "$work/f16.out.pdn" >"$work/f16.txt" &&
+   grep -q '^16\. *c3-d4 ' "$work/f16.txt" && grep -q '^16\.\.\. *f6-g5 ' "$work/f16.txt" &&
+   grep -q '^16\. c3-d4' "$work/f16.out.pdn" && grep -q ' 16\.\.\. f6-g5 ' "$work/f16.out.pdn" &&
+   "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --json | grep -q '"number":"16\.\.\."'
+then pass=$((pass + 1)); else echo "FAIL analyse-fen-number: $(cat "$work/f16.txt" "$work/f16.out.pdn")"; fail=$((fail + 1)); fi
 expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17': no piece on 22 (game not analysed)" -- \
   pdn analyse errors.pdn --game 1 --depth 2
 # A bad tag and a stray token are problems for check, not for the replay: the game is analysed

@@ -256,12 +256,12 @@ std::string value_text(search::Score v) {
     return search::score_text(v, v > 0 ? fmt::format("+{}", v) : std::to_string(v));
 }
 
-// The move number of ply k of a game whose start has `side` to move: "12." for the first mover,
-// "12..." for the other.
+// The move number of ply k of a game whose start has `side` to move and is move `first`: "12."
+// for the first mover, "12..." for the other.
 template <class R>
-std::string number_text(Color start_side, int k) {
+std::string number_text(Color start_side, int k, int first) {
     const int offset = start_side == R::kFirstMover ? 0 : 1;
-    const int number = 1 + (k + offset) / 2;
+    const int number = first + (k + offset) / 2;
     return fmt::format("{}{}", number, (k + offset) % 2 == 0 ? "." : "...");
 }
 
@@ -362,7 +362,8 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
     }
     std::vector<std::string> marks, comments;
     for (const auto& p : a.plies) {
-        const std::string number_str = number_text<R>(game.start.side, p.ply);
+        const std::string number_str =
+            number_text<R>(game.start.side, p.ply, pdn::first_move_number(game.tags));
         const char* mark = play::mark_text(p.mark);
         marks.push_back(mark);
         if (p.forced)

@@ -199,7 +199,6 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
                     continue;
                 }
                 problem = pdn::replay<R>(raw, game, kGamePlies);
-                pdn::note_untagged(raw, std::nullopt, ours, problem);
                 if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) {
                     ++read.no_result;
                     continue;

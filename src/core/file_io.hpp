@@ -72,8 +72,8 @@ inline std::string header_bytes(const char (&magic)[8], std::uint32_t version,
 }
 
 // Parses the header of `bytes`, of a version from `oldest` (0: `version` alone) to `version`;
-// throws std::runtime_error("PATH: not a dambit KIND file") or ("PATH: KIND file version V (this
-// dambit reads W)", or "reads O to W").
+// throws std::runtime_error("PATH: not a dambit KIND file"), ("PATH: KIND file version V (this
+// dambit reads W)", or "reads O to W") or ("PATH: KIND file of N-byte records (...)").
 inline Header parse_header(const std::string& bytes, const std::string& path,
                            const char (&magic)[8], std::uint32_t version,
                            std::uint32_t record_size, const char* kind,
@@ -82,11 +82,15 @@ inline Header parse_header(const std::string& bytes, const std::string& path,
         throw std::runtime_error(path + ": not a dambit " + kind + " file");
     if (oldest == 0) oldest = version;
     const auto v = get<std::uint32_t>(bytes.data() + 8);
-    if (v < oldest || v > version || get<std::uint32_t>(bytes.data() + 12) != record_size)
+    if (v < oldest || v > version)
         throw std::runtime_error(
             path + ": " + kind + " file version " + std::to_string(v) + " (this dambit reads " +
             (oldest < version ? std::to_string(oldest) + " to " : std::string()) +
             std::to_string(version) + ")");
+    if (const auto size = get<std::uint32_t>(bytes.data() + 12); size != record_size)
+        throw std::runtime_error(path + ": " + kind + " file of " + std::to_string(size) +
+                                 "-byte records (this dambit reads " +
+                                 std::to_string(record_size) + ")");
     return {unpadded(bytes.data() + 16, 16), get<std::uint64_t>(bytes.data() + 32),
             unpadded(bytes.data() + 40, kSettingsBytes), v};
 }

@@ -98,12 +98,11 @@ std::string square_name(int b) {
     }
 }
 
-// Parses a FEN position string (PDN 3.0 as RULES.md §1 describes it).
-template <class R>
-Position<R> parse_fen(std::string_view text) {
-    using namespace notation_detail;
-    using G = typename R::Geometry;
-    using B = typename G::Bitboard;
+namespace notation_detail {
+
+// A FEN's fields as text, separated by ':': the text without its wrappers ([FEN "..."], quotes)
+// and a trailing period. Throws ParseError for an empty FEN or a bad wrapper.
+inline std::string_view fen_body(std::string_view text) {
     std::string_view s = trim(text);
     if (s.empty()) throw ParseError("empty FEN");
     // The PDN wrapper [FEN "..."].
@@ -119,7 +118,37 @@ Position<R> parse_fen(std::string_view text) {
     if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = trim(s.substr(1, s.size() - 2));
     // A trailing period is common in PDN files.
     if (!s.empty() && s.back() == '.') s.remove_suffix(1);
+    return s;
+}
 
+}  // namespace notation_detail
+
+// The move number a FEN gives its position (its F field: "W:W21-32:B1-12:H0:F16" is move 16),
+// or 1 when it gives none (or none parse_fen would read).
+inline int fen_move_number(std::string_view text) {
+    using namespace notation_detail;
+    try {
+        const auto fields = split(fen_body(text), ':');
+        for (std::size_t i = 1; i < fields.size(); ++i) {
+            const std::string_view f = trim(fields[i]);
+            if (f.size() < 2 || f.front() != 'F' || !all_digits(f.substr(1))) continue;
+            const std::string_view digits = f.substr(1);
+            if (digits.size() > 9) return 1;  // beyond any game
+            const int n = std::stoi(std::string(digits));
+            return n > 0 ? n : 1;
+        }
+    } catch (const ParseError&) {
+    }
+    return 1;
+}
+
+// Parses a FEN position string (PDN 3.0 as RULES.md §1 describes it).
+template <class R>
+Position<R> parse_fen(std::string_view text) {
+    using namespace notation_detail;
+    using G = typename R::Geometry;
+    using B = typename G::Bitboard;
+    const std::string_view s = fen_body(text);
     const auto fields = split(s, ':');
     Position<R> p;
     p.pieces = {0, 0};
@@ -301,29 +330,33 @@ std::string illegal_reason(const Position<R>& p, const List& legal, int from,
         return ": " + square + " holds a " + (p.side == Color::kWhite ? "black" : "white") +
                ((p.kings & at) ? " king, " : " man, ") + "and " + side + " is to move";
     }
-    // A few moves, as the variant writes them.
+    // A few moves, as the variant writes them (each once: under keep, a duplicate capture is
+    // listed twice).
     auto some = [&](auto&& keep) {
+        std::vector<std::string> texts;
+        for (const auto& pm : legal)
+            if (keep(pm) && std::find(texts.begin(), texts.end(), move_text<R>(pm)) == texts.end())
+                texts.push_back(move_text<R>(pm));
         std::string out;
-        int n = 0;
-        for (const auto& pm : legal) {
-            if (!keep(pm)) continue;
-            if (n++ == 4) return out + ", ...";
-            out += (out.empty() ? "" : ", ") + move_text<R>(pm);
-        }
+        for (std::size_t i = 0; i < texts.size() && i < 5; ++i)
+            out += (i ? ", " : "") + (i == 4 ? std::string("...") : texts[i]);
         return out;
     };
     const bool must_capture = legal[0].move.is_capture();
     if (must_capture && !capture)
         return ": a capture is compulsory (" + some([](const auto&) { return true; }) + ")";
     const std::string own = some([&](const auto& pm) { return pm.move.from == from; });
+    const std::string of = own.find(", ") == std::string::npos
+                               ? "the one legal move of " + square + " is " + own
+                               : "the legal moves of " + square + " are " + own;
+    if (capture && !must_capture)
+        return ": no capture is possible" + (own.empty() ? "" : "; " + of);
     if (own.empty())
         return ": the " + std::string((p.kings & at) ? "king" : "man") + " on " + square +
                " has no legal move" +
                (must_capture ? " (the captures: " + some([](const auto&) { return true; }) + ")"
                              : "");
-    return (own.find(',') == std::string::npos ? ": the one legal move of " + square + " is "
-                                               : ": the legal moves of " + square + " are ") +
-           own;
+    return ": " + of;
 }
 
 }  // namespace notation_detail

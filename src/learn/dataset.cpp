@@ -185,8 +185,10 @@ DataFile read_data(const std::string& path) {
     Scan s = scan_blocks(bytes);
     if (s.end_damaged)
         throw std::runtime_error(fmt::format(
-            "{}: damaged data file (the end block's checksum{} fails at byte {}, after {} games)",
-            path, d.version == 1 ? "" : ", which covers the header,", s.end, s.games));
+            "{}: damaged data file (the end block's checksum{} or counts fail at byte {}, after "
+            "{} game{})",
+            path, d.version == 1 ? "" : ", which covers the header,", s.end, s.games,
+            s.games == 1 ? "" : "s"));
     if (!s.done && s.damaged)
         throw std::runtime_error(fmt::format(
             "{}: damaged data file (a block's checksum fails at byte {}, after {} games)", path,

@@ -81,8 +81,7 @@ void note_untagged(const RawGame& raw, std::optional<Variant> forced, Variant us
     if (!problem || forced || raw.tag("GameType")) return;
     const ProblemKind k = problem->kind;
     if (k == ProblemKind::kIllegalMove || k == ProblemKind::kAmbiguousMove ||
-        k == ProblemKind::kBadFen ||
-        (k == ProblemKind::kBadMove && problem->message.starts_with("unknown square")))
+        problem->message.find("unknown square") != std::string::npos)
         problem->message += fmt::format(" (read as {}: no GameType tag; --variant reads another)",
                                         variant_name(used));
 }

@@ -70,8 +70,8 @@ ProblemKind move_problem_kind(std::string_view message);
 
 // Adds to `problem`, the one that stopped the replay of `raw` as `used`, that the game was read
 // as that variant for want of a GameType tag, when it has none, --variant was not given
-// (`forced`) and the problem is one another variant might not have (a move that is illegal,
-// ambiguous or names an unknown square, or the FEN tag):
+// (`forced`) and the problem is one another variant might not have (a move that is illegal or
+// ambiguous, or a move or FEN tag with an unknown square):
 // " (read as russian: no GameType tag; --variant reads another)".
 void note_untagged(const RawGame& raw, std::optional<Variant> forced, Variant used,
                    std::optional<Problem>& problem);
@@ -85,9 +85,9 @@ std::optional<Problem> missing_result(const RawGame& raw);
 // negative) and its result (the result token, else the Result tag, else "*"). Returns the first
 // problem that stops the replay (a bad FEN tag, a move that is not exactly one legal move) or, when
 // every move was played, a result token that disagrees with the Result tag, or a result that
-// disagrees with the last position (the side to move has no legal move, so it has lost; checked
-// in the variants where White moves first: where Black does, programs differ on which side PDN's
-// "1-0" gives the win); `out` then holds the moves played before it.
+// disagrees with the last position (the side to move has no legal move, so it has lost; where
+// Black moves first, programs differ on which side PDN's "1-0" gives the win, so there only a
+// draw is refused); `out` then holds the moves played before it.
 template <class R>
 std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies = -1) {
     out.tags = raw.tags;
@@ -126,13 +126,16 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
                                                  raw.result, result_tag->value))};
     }
     const auto outcome = outcome_of(out.result);
-    if (R::kFirstMover == Color::kWhite && outcome &&
-        (*outcome == Outcome::kWhiteWins || *outcome == Outcome::kBlackWins ||
-         *outcome == Outcome::kDraw)) {
+    if (outcome && (*outcome == Outcome::kWhiteWins || *outcome == Outcome::kBlackWins ||
+                    *outcome == Outcome::kDraw)) {
         FixedList<PathMove<typename R::Geometry>, kMaxMoves> legal;
         generate_paths<R>(p, legal);
         const bool white = p.side == Color::kWhite;
-        if (legal.empty() && *outcome != (white ? Outcome::kBlackWins : Outcome::kWhiteWins))
+        // Where Black moves first, only a draw is sure to be wrong.
+        const bool wrong = R::kFirstMover == Color::kWhite
+                               ? *outcome != (white ? Outcome::kBlackWins : Outcome::kWhiteWins)
+                               : *outcome == Outcome::kDraw;
+        if (legal.empty() && wrong)
             return Problem{raw.result.empty() ? result_tag->at : raw.result_at,
                            ProblemKind::kResultMismatch, out.result,
                            printable(fmt::format(

@@ -30,22 +30,6 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
     return movetext(moves, first_mover_begins, result, comment, notes);
 }
 
-int fen_move_number(std::string_view fen) {
-    for (std::size_t at = 0; at <= fen.size();) {
-        const std::size_t end = std::min(fen.find(':', at), fen.size());
-        std::string_view f = fen.substr(at, end - at);
-        while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
-        while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
-        if (f.size() >= 2 && f.size() <= 6 && f.front() == 'F' &&
-            f.find_first_not_of("0123456789", 1) == std::string_view::npos) {
-            const int n = std::stoi(std::string(f.substr(1)));
-            return n > 0 ? n : 1;
-        }
-        at = end + 1;
-    }
-    return 1;
-}
-
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
                      std::string_view result, std::string_view comment,
                      const MoveComments& comments, int first_number) {

@@ -37,9 +37,12 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
                      std::string_view result, std::string_view comment,
                      const MoveComments& comments, int first_number = 1);
 
-// The move number a FEN gives its position (its F field: "W:W21-32:B1-12:H0:F16" is move 16),
-// or 1 when it gives none.
-int fen_move_number(std::string_view fen);
+// The number of a game's first move: its FEN tag's (the first FEN tag, as replay reads it), or 1.
+inline int first_move_number(const std::vector<Tag>& tags) {
+    for (const Tag& t : tags)
+        if (t.name == "FEN") return fen_move_number(t.value);
+    return 1;
+}
 
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
 // capture separator and to when that text names `pm` alone; otherwise every landing square.
@@ -60,9 +63,10 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // One game: its tags (and GameType, SetUp and FEN when it has none and they are needed to read
 // it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
 // the moves numbered in pairs from the variant's first mover ("1..." first when the other side
-// starts; from the move number of its FEN tag's F field, when it has one), the result, a blank line; the game's comments where they stood. `marks`, when it has
-// one for a move, is written right after it ("?!", "??"), and `comments`, when it has one for a
-// move (not empty), after the game's own comment on that move, in braces of its own.
+// starts; from the move number of its FEN tag's F field, when it has one), the result, a blank
+// line; the game's comments where they stood. `marks`, when it has one for a move, is written
+// right after it ("?!", "??"), and `comments`, when it has one for a move (not empty), after the
+// game's own comment on that move, in braces of its own.
 template <class R>
 std::string write_game(const Game<R>& g, const std::vector<std::string>& marks = {},
                        const std::vector<std::string>& comments = {}) {
@@ -79,9 +83,7 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         if (!has_setup) s += tag_line("SetUp", "1");
         s += tag_line("FEN", to_fen<R>(g.start));
     }
-    int number = 1;
-    for (const Tag& t : g.tags)
-        if (t.name == "FEN") number = fen_move_number(t.value);
+    const int number = first_move_number(g.tags);
     std::vector<std::string> moves;
     MoveComments notes{g.comment, {}};
     Position<R> p = g.start;
