@@ -190,7 +190,7 @@ then pass=$((pass + 1)); else echo "FAIL analyse-variant"; fail=$((fail + 1)); f
 # its moves from there, White's c3-d4 16. and Black's reply 16... (they began at 1.).
 printf '[GameType "25"]\n[FEN "W:Wc3,e3:Bf6,h6:H0:F16"]\n1. c3-d4 f6-g5 *\n' >"$work/f16.pdn"
 if "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --pdn "$work/f16.out.pdn" >"$work/f16.txt" &&
-   grep -q '^16\. *c3-d4 ' "$work/f16.txt" && grep -q '^16\.\.\. *f6-g5 ' "$work/f16.txt" &&
+   grep -q '^16\. *c3-d4' "$work/f16.txt" && grep -q '^16\.\.\. *f6-g5' "$work/f16.txt" &&
    grep -q '^16\. c3-d4' "$work/f16.out.pdn" && grep -q ' 16\.\.\. f6-g5 ' "$work/f16.out.pdn" &&
    "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --json | grep -q '"number":"16\.\.\."'
 then pass=$((pass + 1)); else echo "FAIL analyse-fen-number: $(cat "$work/f16.txt" "$work/f16.out.pdn")"; fail=$((fail + 1)); fi
