@@ -93,10 +93,9 @@ std::vector<std::string> long_texts(const RawGame& raw) {
 }
 
 // Every problem `check_stream` reports for the file, as "LINE:COLUMN: game N: kind: message".
-std::vector<std::string> check_file(const std::string& name, CheckTotals& totals,
-                                    std::optional<Variant> forced = std::nullopt) {
-    std::ifstream in(data_path(name), std::ios::binary);
-    REQUIRE(in);
+// The problems pdn check reports for the games of `in`: "LINE:COLUMN: game N: KIND: MESSAGE".
+std::vector<std::string> check_lines(std::istream& in, CheckTotals& totals,
+                                     std::optional<Variant> forced) {
     std::vector<std::string> out;
     check_stream(in, forced, totals, [&](int game, const Problem& p) {
         const std::string d = described({p}).front();
@@ -104,6 +103,13 @@ std::vector<std::string> check_file(const std::string& name, CheckTotals& totals
         out.push_back(d.substr(0, colon) + ": game " + std::to_string(game) + d.substr(colon));
     });
     return out;
+}
+
+std::vector<std::string> check_file(const std::string& name, CheckTotals& totals,
+                                    std::optional<Variant> forced = std::nullopt) {
+    std::ifstream in(data_path(name), std::ios::binary);
+    REQUIRE(in);
+    return check_lines(in, totals, forced);
 }
 
 // The legal move of `p` whose long text is `text`.
@@ -654,17 +660,10 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
 }
 
 // The problems pdn check reports for the games of `text`, as check_file gives them.
-std::vector<std::string> check_text(const std::string& text,
-                                    std::optional<Variant> forced = std::nullopt) {
+std::vector<std::string> check_text(const std::string& text) {
     std::istringstream in(text);
     CheckTotals totals;
-    std::vector<std::string> out;
-    check_stream(in, forced, totals, [&](int game, const Problem& p) {
-        const std::string d = described({p}).front();
-        const auto colon = d.find(": ");
-        out.push_back(d.substr(0, colon) + ": game " + std::to_string(game) + d.substr(colon));
-    });
-    return out;
+    return check_lines(in, totals, std::nullopt);
 }
 
 TEST_CASE("PDN check: results against the game's end, and files cut or left open", "[pdn]") {
