@@ -311,10 +311,6 @@ bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
     return seen == captured;
 }
 
-}  // namespace notation_detail
-
-namespace notation_detail {
-
 // Why no legal move of `p` (listed in `legal`) is the move from bit `from` (written `square`)
 // that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
 // is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
