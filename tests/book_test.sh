@@ -126,6 +126,22 @@ grep -q '^positions 2, expanded 0, depth reached 1' <("$dambit" book info --book
 out=$("$dambit" book probe --book "$dir/g1.book" --json)
 [ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":4,"weight":2},{"move":"a3-b4","value":-100,"depth":2,"weight":1}]}' ] &&
   ok || bad "probe g1: $out"
+# A game played until Black has no piece left (37 plies; a random game, replayed by the book
+# builder). Before the last move, h6:f8, White's man on h6 takes Black's last piece, the man on
+# g7: the only capture, so the only legal move, and Black has no move after it. Its value is a
+# win one ply from the end: printed "win 1" (31000 - 1 in JSON), as search prints its scores.
+game='c3-b4 b6-a5 d2-c3 a7-b6 c1-d2 h6-g5 g3-f4 f6-e5 f4:h6 e5-d4 e3:c5:a7 e7-f6 c3-d4 a5:c3:e5 h2-g3 d8-e7 g1-h2 c7-b6 a7:c5 d6:b4 a3:c5 e7-d6 c5:e7:g5 e5-f4 g5:e3 b8-a7 e3-d4 g7-f6 f2-e3 f8-e7 b2-c3 f6-e5 d4:f6:d8 a7-b6 d8:a5 h8-g7 h6:f8'
+printf '[GameType "25"]\n[Result "1-0"]\n%s 1-0\n' "$game" > "$dir/won.pdn"
+"$dambit" book build --variant russian --from-pdn "$dir/won.pdn" --min-games 1 --out "$dir/won.book" > /dev/null 2>&1 ||
+  bad "from a won game"
+before=$("$dambit" pdn fen "$dir/won.pdn" --game 1 --ply 36)
+out=$("$dambit" book probe --book "$dir/won.book" --fen "$before")
+grep -Eq '^h6:f8 +value +win 1 depth +1 weight 1$' <<<"$out" && ok || bad "probe win 1: $out"
+out=$("$dambit" book probe --book "$dir/won.book" --fen "$before" --json)
+[ "$out" = '{"moves":[{"move":"h6:f8","value":30999,"depth":1,"weight":1}]}' ] && ok || bad "probe win 1 json: $out"
+out=$("$dambit" search --book "$dir/won.book" --fen "$before")
+grep -q '^book h6:f8 value win 1 depth 1 weight 1$' <<<"$out" && ok || bad "search book win 1: $out"
+
 # Checked and extended by search: every position searched, the book grown to 40 positions.
 "$dambit" book build --variant russian --from-pdn "$dir/games.pdn" --min-games 2 --nodes-per-position 300 \
   --positions 40 --out "$dir/gs.book" > /dev/null 2>&1 || bad "from games with search"

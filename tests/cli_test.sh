@@ -36,8 +36,19 @@ expect_lines() {
     echo "FAIL $name: status $status (want $want): $out"; fail=$((fail + 1)); fi
 }
 # RULES.md §6: one legal move h6:f8:b4:e1 taking g7, c5, d2.
-check json-capture 0 '^\[\{"move":"h6:f8:b4:e1","from":"h6","to":"e1","captured":\["g7","c5","d2"\]\}\]$' '^$' -- \
+# The man is crowned on f8 and goes on as a king: a man's move that promotes.
+check json-capture 0 '^\[\{"move":"h6:f8:b4:e1","from":"h6","to":"e1","captured":\["g7","c5","d2"\],"piece":"man","promotes":true\}\]$' '^$' -- \
   moves --fen 'W:Wh6:Bg7,c5,d2' --json
+# A lone king on a1: the seven squares of the long diagonal, every one a king's move.
+out=$("$dambit" moves --fen 'W:WKa1:Bh2' --json)
+if [ "$(grep -o '"piece":"king","promotes":false' <<<"$out" | wc -l)" -eq 7 ] &&
+  ! grep -q '"man"' <<<"$out"; then pass=$((pass + 1)); else
+  echo "FAIL json-king: $out"; fail=$((fail + 1)); fi
+# After c3-d4, Black's men on b6, d6, f6, h6 have 2+2+2+1 steps; d4 blocks none of them.
+out=$("$dambit" moves --moves 'c3-d4')
+if [ "$(wc -l <<<"$out")" -eq 7 ] && grep -qx 'f6-e5' <<<"$out" && grep -qx 'h6-g5' <<<"$out"; then
+  pass=$((pass + 1)); else echo "FAIL moves-after: $out"; fail=$((fail + 1)); fi
+check moves-bad-line 2 '^$' "^dambit moves: .*'zz' \(move 2 of the line\)$" -- moves --moves 'c3-d4 zz'
 check czech-ends 0 '^h6:f8$' '^$' -- moves --variant czech --fen 'W:W12:B8,14,26'
 # RULES.md §6: 7 moves from the start; perft 7, 49, 302.
 if [ "$("$dambit" moves | wc -l)" -eq 7 ]; then pass=$((pass + 1)); else

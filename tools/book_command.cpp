@@ -92,6 +92,12 @@ book::BookFile open_book(const cli::Args& args) {
     return f;
 }
 
+// A value as the text output prints it: "win N" / "loss N" (plies) for a proven one, else
+// hundredths of a man. `--json` keeps the raw number.
+std::string value_text(std::int32_t v) {
+    return search::score_text(search::Score(v), std::to_string(v));
+}
+
 template <class R>
 int probe(const cli::Args& args, const book::BookFile& f) {
     const auto fen = args.get("fen");
@@ -111,8 +117,8 @@ int probe(const cli::Args& args, const book::BookFile& f) {
     }
     if (moves.empty()) fmt::print("not in the book\n");
     for (const auto& m : moves)
-        fmt::print("{:<12} value {:>6} depth {:>3} weight {}\n", move_text<R>(m.move), m.value,
-                   m.depth, m.weight);
+        fmt::print("{:<12} value {:>7} depth {:>3} weight {}\n", move_text<R>(m.move),
+                   value_text(m.value), m.depth, m.weight);
     return 0;
 }
 
@@ -126,7 +132,9 @@ int info(const cli::Args& args, const book::BookFile& f) {
                f.header.settings);
     fmt::print("positions {}, expanded {}, depth reached {}, size {} bytes\n", b.size(), expanded,
                b.depth_reached(), f.bytes);
-    if (root) fmt::print("start position value {}\n", b.value(std::size_t(root - &b.records()[0])));
+    if (root)
+        fmt::print("start position value {}\n",
+                   value_text(b.value(std::size_t(root - &b.records()[0]))));
     return 0;
 }
 

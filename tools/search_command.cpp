@@ -84,8 +84,9 @@ int run(const cli::Args& args) {
                                .str(),
                            json::Object().add("bestmove", text).str());
             else
-                fmt::print("book {} value {} depth {} weight {}\nbestmove {}\n", text, m->value,
-                           m->depth, m->weight, text);
+                fmt::print("book {} value {} depth {} weight {}\nbestmove {}\n", text,
+                           search::score_text(m->value, std::to_string(m->value)), m->depth,
+                           m->weight, text);
             return 0;
         }
 
