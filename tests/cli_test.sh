@@ -80,6 +80,9 @@ check fen-promotion-range 2 '^$' "^dambit show: man on its promotion row: square
 # named anywhere else.
 check moves-result 0 '^Black to move: ' '^$' -- show --moves '1. c3-d4 f6-g5 2. b2-c3 2-0'
 check moves-result-star 0 '^White to move: ' '^$' -- show --moves 'c3-d4 f6-g5 *'
+# The draw written with the one-half sign, as some databases do (UTF-8, then Latin-1).
+check moves-result-half 0 '^White to move: ' '^$' -- show --moves $'c3-d4 f6-g5 \xC2\xBD-\xC2\xBD'
+check moves-result-half-latin1 0 '^White to move: ' '^$' -- show --moves $'c3-d4 f6-g5 \xBD-\xBD'
 check moves-result-inside 2 '^$' "^dambit show: the result '1-0' before the end of the line \(move 2 of the line\)$" -- \
   show --moves 'c3-d4 1-0 f6-g5'
 check bad-side 2 '^$' "side to move 'X'" -- moves --fen 'X:W21:B1'

@@ -250,6 +250,25 @@ TEST_CASE("PDN reader: every result form ends a game", "[pdn]") {
     CHECK(move_words(one[0]) == std::vector<std::string>{"1-18"});
 }
 
+TEST_CASE("PDN reader: a draw written \u00BD-\u00BD, in UTF-8 or Latin-1, reads as 1/2-1/2", "[pdn]") {
+    // Some databases write the draw with the one-half sign: U+00BD is C2 BD in UTF-8, BD in
+    // Latin-1 (CP1252). "\xBD" alone, or "½-1", is no result.
+    const std::string utf8 = "\xC2\xBD-\xC2\xBD", latin1 = "\xBD-\xBD";
+    CHECK(outcome_of(utf8) == Outcome::kDraw);
+    CHECK(outcome_of(latin1) == Outcome::kDraw);
+    CHECK(!outcome_of("\xBD"));
+    CHECK(!outcome_of("\xC2\xBD-1"));
+    CHECK(canonical_result(utf8) == "1/2-1/2");
+    CHECK(canonical_result("2-0") == "2-0");
+    const auto games = read_text("1. 22-18 11-15 " + utf8 + "\n1. 22-18 11-15 " + latin1 + "\n");
+    REQUIRE(games.size() == 2);
+    for (const auto& g : games) {
+        CHECK(g.result == "1/2-1/2");
+        CHECK(g.moves.size() == 2);
+        CHECK(g.problems.empty());
+    }
+}
+
 TEST_CASE("PDN reader: where games begin and end", "[pdn]") {
     // A result inside a variation does not end the game.
     auto games = read_text("1. c3-d4 (1. a3-b4 1-0) f6-g5 *");

@@ -97,7 +97,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     out.start = Position<R>::start();
     const Tag* result_tag = raw.tag("Result");
     out.result = !raw.result.empty()                           ? raw.result
-                 : result_tag && outcome_of(result_tag->value) ? result_tag->value
+                 : result_tag && outcome_of(result_tag->value) ? canonical_result(result_tag->value)
                                                                : "*";
     if (const Tag* fen = raw.tag("FEN")) {
         try {

@@ -53,13 +53,23 @@ std::string_view kind_name(ProblemKind k) {
     return kNames[std::size_t(k)];
 }
 
+namespace {
+bool is_half_draw(std::string_view r) {
+    return r == "\xC2\xBD-\xC2\xBD" || r == "\xBD-\xBD";  // "½-½" in UTF-8, in Latin-1
+}
+}  // namespace
+
 std::optional<Outcome> outcome_of(std::string_view r) {
     if (r == "1-0" || r == "2-0") return Outcome::kWhiteWins;
     if (r == "0-1" || r == "0-2") return Outcome::kBlackWins;
-    if (r == "1/2-1/2" || r == "1-1") return Outcome::kDraw;
+    if (r == "1/2-1/2" || r == "1-1" || is_half_draw(r)) return Outcome::kDraw;
     if (r == "0-0") return Outcome::kDoubleForfeit;
     if (r == "*") return Outcome::kUnknown;
     return std::nullopt;
+}
+
+std::string canonical_result(std::string_view r) {
+    return is_half_draw(r) ? "1/2-1/2" : std::string(r);
 }
 
 const Tag* RawGame::tag(std::string_view name) const {
@@ -251,7 +261,7 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
     }
     if (outcome_of(w)) {  // a result ends the game; inside a variation it is only read
         if (open_.empty()) {
-            g.result = std::string(w);
+            g.result = canonical_result(w);
             g.result_at = at;
             ended_ = true;
         }

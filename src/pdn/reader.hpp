@@ -61,8 +61,11 @@ struct MoveText {
 // The results PDN writes at the end of a game's moves, and in the Result tag.
 enum class Outcome { kWhiteWins, kBlackWins, kDraw, kDoubleForfeit, kUnknown };
 // The outcome of a result text: "1-0" and "2-0" a white win, "0-1" and "0-2" a black win,
-// "1/2-1/2" and "1-1" a draw, "0-0" a double forfeit, "*" unknown; nullopt for anything else.
+// "1/2-1/2" and "1-1" a draw (also "½-½", in UTF-8 or Latin-1, as some databases write it), "0-0"
+// a double forfeit, "*" unknown; nullopt for anything else.
 std::optional<Outcome> outcome_of(std::string_view result);
+// A result as dambit writes it: "½-½" becomes "1/2-1/2", the others stay as they are.
+std::string canonical_result(std::string_view result);
 
 // A game as read, before any rule is applied.
 struct RawGame {
