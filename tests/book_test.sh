@@ -67,7 +67,7 @@ damaged_journal dmg 'f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes(
 # short would, but whole blocks follow it (it was cut silently).
 damaged_journal cnt 'f.seek(132); f.write((0xFFFFFF).to_bytes(4, "little"))' \
   'block 1 at byte 128 has a damaged count of positions'
-expect_error other-settings 2 "built with other settings" -- \
+expect_error other-settings 2 "built with other settings \(nodes=300, now nodes=301\); give them, or another --out\$" -- \
   book build --variant russian --nodes-per-position 301 --positions 80 --out "$dir/a.book"
 # A second build of the book a first build is writing: refused at once (the journal is locked),
 # and the first goes on.

@@ -708,6 +708,11 @@ check hash-copies-selfplay 2 '^$' "bad value '$half' for --hash \(more than the 
   selfplay --out "$fx/h.dat" --threads 2 --hash "$half"
 check hash-copies-match 2 '^$' "bad value '$half' for --hash \(.*, for the 2 tables this run makes\)" -- \
   match --depth 1 --openings 1 --hash "$half"
+# book build makes one a thread too (it let them through, and the kernel killed it).
+check hash-copies-book 2 '^$' "^dambit book: bad value '$half' for --hash \(.*, for the 2 tables this run makes\)\$" -- \
+  book build --out "$fx/h.book" --positions 2 --threads 2 --hash "$half"
+check egtb-probe-cache 2 '^$' "^dambit egtb: bad value '$((2 * half))' for --cache \(more than the [0-9]+ MB" -- \
+  egtb probe --dir "$fx" --fen W:Wc3:Bd4 --cache "$((2 * half))"
 # A side's own table (hash=MB) counts as well: each fits, both do not (they were not checked).
 check hash-sides-match 2 '^$' "^dambit match: the tables of the match need $((2 * half)) MB \($half MB for A and $half MB for B a game, 1 game at a time\), more than the [0-9]+ MB of memory and swap available on this machine\$" -- \
   match --depth 1 --openings 1 --a hash="$half" --b hash="$half"

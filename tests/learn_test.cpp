@@ -13,6 +13,7 @@
 
 #include "core/movegen.hpp"
 #include "core/notation.hpp"
+#include "core/text.hpp"
 #include "learn/dataset.hpp"
 #include "learn/features.hpp"
 #include "learn/fit.hpp"
@@ -125,6 +126,16 @@ std::string temp_path(const std::string& name) {
 }
 
 }  // namespace
+
+TEST_CASE("settings_change: what differs between two settings texts", "[learn]") {
+    // Items are key=value or bare words, split at commas and blanks; order does not matter.
+    CHECK(settings_change("nodes=300,eval=auto", "nodes=301,eval=auto") == "nodes=300, now nodes=301");
+    CHECK(settings_change("a=1 b=2", "b=2 a=1") == "a=1 b=2");  // the same items: `then` itself
+    CHECK(settings_change("a=1,ballots=x", "a=2,depth=5") ==
+          "a=1, now a=2; ballots=x, now none; none, now depth=5");
+    CHECK(settings_change("variant=russian seed=1 fast", "variant=czech seed=1") ==
+          "variant=russian, now variant=czech; fast, now none");
+}
 
 TEST_CASE("learned evaluation with the hand-made weights and no patterns is the hand-made one",
           "[learn]") {
@@ -550,7 +561,8 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
     { learn::DataWriter w(path, h, existing); }
     learn::DataHeader other{"russian", 6, "nodes=1"};
     CHECK_THROWS_WITH(learn::DataWriter(path, other, existing),
-                      Catch::Contains("was begun with other settings"));
+                      Catch::Contains("was begun with other settings (seed=5, now seed=6); "
+                                      "remove it or give them"));
     std::filesystem::remove(path + ".part");
     // A block of a game without a quiet position (no records): read as nothing, the empty
     // vector's null data() never handed to memcpy (UBSan reported it).

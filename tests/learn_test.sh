@@ -48,7 +48,7 @@ pid=$!
 for _ in $(seq 100); do [ -s "$dir/q.dat.part" ] && break; sleep 0.02; done
 kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 if [ -e "$dir/q.dat.part" ]; then
-  expect_error other-settings 2 "was begun with other settings" -- \
+  expect_error other-settings 2 "was begun with other settings \(seed=9, now seed=10\); remove it or give them\$" -- \
     selfplay --variant russian --nodes 300 --games 300 --seed 10 --out "$dir/q.dat"
 fi
 # A second run on the output a first run is writing: refused at once (the part file is locked),

@@ -156,6 +156,15 @@ std::vector<char*> split_pdn_files(int argc, char** argv, std::vector<std::strin
     return rest;
 }
 
+// A note for a book refused because its PDN input changed: the settings name it by a digest.
+std::string pdn_note(const std::string& then, const std::string& now) {
+    const auto pdn = [](const std::string& s) {
+        const auto at = s.find("pdn=");
+        return at == std::string::npos ? std::string() : s.substr(at);
+    };
+    return pdn(then) != pdn(now) ? " (pdn: the XXH64 of the PDN files' contents)" : "";
+}
+
 // What identifies the PDN input: the XXH64 of the files' contents, in order.
 std::string files_digest(const std::vector<std::string>& files) {
     XXH64_state_t* s = XXH64_createState();
@@ -207,7 +216,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const double hours = args.get_double("hours", 0, 1e-6, 1e6);
     const int min_games = int(args.get_int("min-games", 2, 1, 1'000'000));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_megabytes("hash", 4));
+    const auto hash = std::size_t(args.get_megabytes("hash", 4, 1, threads));  // one a thread
     const std::string eval = args.get_or("eval", cli::kDefaultEval);
     const auto weights = cli::weights_choice(eval, args.variant(), "--eval");
     const bool searching = files.empty() || args.has("nodes-per-position") || args.has("depth");
@@ -244,8 +253,11 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             throw cli::UsageError(e.what());
         }
         if (f.header.variant != header.variant || f.header.settings != header.settings)
-            throw cli::UsageError(fmt::format("'{}' was built with other settings ({}: {})", *out,
-                                              f.header.variant, f.header.settings));
+            throw cli::UsageError(fmt::format(
+                "'{}' was built with other settings ({}){}; give them, or another --out", *out,
+                settings_change("variant=" + f.header.variant + "," + f.header.settings,
+                                "variant=" + header.variant + "," + header.settings),
+                pdn_note(f.header.settings, header.settings)));
         from_file = std::move(f.records);
     }
     try {
@@ -279,19 +291,20 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(std::string("--from-pdn: ") + e.what());
         }
-        fmt::print("{} games read ({} skipped: {} another variant or start, {} no result, {} "
-                   "not replayed), {} positions reached by {} or more\n",
-                   read.games, read.skipped(), read.other, read.no_result, read.unplayed,
-                   b.size(), min_games);
+        fmt::print("{} read ({} skipped: {} another variant or start, {} no result, {} "
+                   "not replayed), {} reached by {} or more\n",
+                   cli::count_text(read.games, "game", "games"), read.skipped(), read.other,
+                   read.no_result, read.unplayed, cli::count_text(b.size(), "position", "positions"),
+                   min_games);
         if (read.unplayed)
             cli::eprint("book: not replayed, the first: {}\n", read.first_unplayed);
         if (b.size() == 0 && !searching) {
             // An empty book would look like a finished one; nothing is written.
             journal->remove();
             throw std::runtime_error(fmt::format(
-                "--from-pdn: no position reached by {} or more of the {} games read; nothing "
-                "written to {}",
-                min_games, read.games, *out));
+                "--from-pdn: no position reached by {} or more of the {} read; nothing written "
+                "to {}",
+                min_games, cli::count_text(read.games, "game", "games"), *out));
         }
     }
     const std::size_t start_size = b.size();

@@ -319,7 +319,7 @@ std::string plies_text(const egtb::Value& v) {
 int probe(const cli::Args& args) {
     if (!args.has("fen")) throw cli::UsageError("missing --fen FEN");
     const std::string dir = table_dir(args);
-    const auto cache = std::size_t(args.get_int("cache", 64, 1, 1 << 20));
+    const auto cache = std::size_t(args.get_megabytes("cache", 64));
     const bool json = args.has("json");
     return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
         const Position<R> p = parse_fen<R>(*args.get("fen"));

@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "core/file_io.hpp"
+#include "core/text.hpp"
 
 namespace dambit::book {
 
@@ -96,8 +97,9 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         const BookHeader old = parse_header(bytes, part_);
         if (bytes.compare(0, kHeaderBytes, head) != 0)
             throw std::runtime_error(fmt::format(
-                "'{}' was begun with other settings ({}: {}); remove it or give them", part_,
-                old.variant, old.settings));
+                "'{}' was begun with other settings ({}); remove it or give them", part_,
+                settings_change("variant=" + old.variant + "," + old.settings,
+                                "variant=" + header.variant + "," + header.settings)));
         // Whether a whole block that passes its check starts at byte q.
         auto whole_block_at = [&](std::size_t q) {
             if (bytes.size() - q < 16 || get<std::uint32_t>(bytes.data() + q) != kBlockTag)

@@ -1,10 +1,12 @@
 // Small text helpers for messages, shared by the library and the command-line front ends.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dambit {
 
@@ -29,6 +31,45 @@ inline std::size_t utf8_sequence(std::string_view s) {
     if (n == 3 && ((c == 0xe0 && b(1) < 0xa0) || (c == 0xed && b(1) > 0x9f))) return 0;
     if (n == 4 && ((c == 0xf0 && b(1) < 0x90) || (c == 0xf4 && b(1) > 0x8f))) return 0;
     return n;
+}
+
+// What differs between two settings texts, each a list of items "key=value" (or a bare word)
+// separated by commas or blanks, as files record the settings that made them: each item of `then`
+// that `now` lacks or gives another value, then each new one, as "games=1, now games=2",
+// "ballots=x, now none", "none, now depth=5", joined by "; ". When they hold the same items (in
+// another order), `then` itself.
+inline std::string settings_change(std::string_view then, std::string_view now) {
+    struct Item {
+        std::string_view key, text;
+    };
+    const auto items = [](std::string_view s) {
+        std::vector<Item> out;
+        for (std::size_t at = 0; at < s.size();) {
+            const std::size_t end = std::min(s.find_first_of(", ", at), s.size());
+            const std::string_view text = s.substr(at, end - at);
+            if (!text.empty()) out.push_back({text.substr(0, text.find('=')), text});
+            at = end + 1;
+        }
+        return out;
+    };
+    const auto find = [](const std::vector<Item>& list, std::string_view key) -> const Item* {
+        for (const auto& i : list)
+            if (i.key == key) return &i;
+        return nullptr;
+    };
+    const auto a = items(then), b = items(now);
+    std::string out;
+    const auto add = [&](std::string_view was, std::string_view is) {
+        out += (out.empty() ? "" : "; ") + std::string(was) + ", now " + std::string(is);
+    };
+    for (const auto& i : a) {
+        const Item* j = find(b, i.key);
+        if (!j) add(i.text, "none");
+        else if (j->text != i.text) add(i.text, j->text);
+    }
+    for (const auto& j : b)
+        if (!find(a, j.key)) add("none", j.text);
+    return out.empty() ? std::string(then) : out;
 }
 
 }  // namespace dambit

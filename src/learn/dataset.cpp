@@ -1,6 +1,7 @@
 #include "learn/dataset.hpp"
 
 #include "core/file_io.hpp"
+#include "core/text.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -130,8 +131,11 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         head_ = header_bytes(header, version);  // an older version's part file ends as it began
         if (bytes.compare(0, kHeaderBytes, head_) != 0)
             throw std::runtime_error(fmt::format(
-                "'{}' was begun with other settings ({}, seed {}: {}); remove it or give them",
-                part, old.variant, old.seed, old.settings));
+                "'{}' was begun with other settings ({}); remove it or give them", part,
+                settings_change(
+                    fmt::format("variant={} seed={} {}", old.variant, old.seed, old.settings),
+                    fmt::format("variant={} seed={} {}", header.variant, header.seed,
+                                header.settings))));
         Scan s = scan_blocks(bytes);
         if (s.done) s.end -= 32;  // finished but not renamed: the end block is written again
         std::filesystem::resize_file(part, s.end);
