@@ -126,6 +126,20 @@ grep -q '^positions 2, expanded 0, depth reached 1' <("$dambit" book info --book
 out=$("$dambit" book probe --book "$dir/g1.book" --json)
 [ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":4,"weight":2},{"move":"a3-b4","value":-100,"depth":2,"weight":1}]}' ] &&
   ok || bad "probe g1: $out"
+# The same games given twice (the file read two times, as a database merged twice): each counts
+# once, so the book is the one of the file alone. The same moves by other players are another game.
+out=$("$dambit" book build --variant russian --from-pdn "$dir/games.pdn" "$dir/games.pdn" --min-games 1 --out "$dir/g1x2.book" 2>&1)
+grep -q '^3 games read (5 skipped: 2 another variant or start, 0 no result, 0 not replayed, 3 given twice)' <<<"$out" &&
+  ok || bad "games given twice: $out"
+[ "$("$dambit" book probe --book "$dir/g1x2.book" --json)" = "$("$dambit" book probe --book "$dir/g1.book" --json)" ] &&
+  ok || bad "games given twice changed the book"
+printf '[White "A"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n\n[White "B"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n\n[White "A"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n' > "$dir/players.pdn"
+out=$("$dambit" book build --variant russian --from-pdn "$dir/players.pdn" --min-games 1 --out "$dir/players.book" 2>&1)
+grep -q '^2 games read (1 skipped: 0 another variant or start, 0 no result, 0 not replayed, 1 given twice)' <<<"$out" &&
+  ok || bad "same moves, other players: $out"
+out=$("$dambit" book probe --book "$dir/players.book" --json)
+[ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":2,"weight":2}]}' ] && ok || bad "players probe: $out"
+
 # A game played until Black has no piece left (37 plies; a random game, replayed by the book
 # builder). Before the last move, h6:f8, White's man on h6 takes Black's last piece, the man on
 # g7: the only capture, so the only legal move, and Black has no move after it. Its value is a

@@ -292,10 +292,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             throw cli::UsageError(std::string("--from-pdn: ") + e.what());
         }
         fmt::print("{} read ({} skipped: {} another variant or start, {} no result, {} "
-                   "not replayed), {} reached by {} or more\n",
+                   "not replayed, {} given twice), {} reached by {} or more\n",
                    cli::count_text(read.games, "game", "games"), read.skipped(), read.other,
-                   read.no_result, read.unplayed, cli::count_text(b.size(), "position", "positions"),
-                   min_games);
+                   read.no_result, read.unplayed, read.duplicates,
+                   cli::count_text(b.size(), "position", "positions"), min_games);
         if (read.unplayed)
             cli::eprint("book: not replayed, the first: {}\n", read.first_unplayed);
         if (b.size() == 0 && !searching) {

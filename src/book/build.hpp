@@ -18,6 +18,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <xxhash.h>
+
 #include "book/book.hpp"
 #include "core/file_io.hpp"
 #include "pdn/game.hpp"
@@ -156,15 +158,39 @@ struct GamesRead {
     std::uint64_t no_result = 0;   // without a result, or with two that disagree
     std::uint64_t unplayed = 0;    // a move that is not one legal move, a bad FEN tag, a
                                    // truncated game
+    std::uint64_t duplicates = 0;  // the same game as one read before (same_game_key)
     std::string first_unplayed;    // the first of those: "FILE:LINE:COLUMN: game N: message"
-    std::uint64_t skipped() const { return other + no_result + unplayed; }
+    std::uint64_t skipped() const { return other + no_result + unplayed + duplicates; }
 };
+
+// What makes two games of PDN files the same game, given twice (a database merged twice, a game
+// in two files): the same players, event, date and round tags, the same moves as written and the
+// same result. Two games that only share their moves (a short draw in a known line, played by
+// others) are two games.
+inline std::uint64_t same_game_key(const pdn::RawGame& g) {
+    XXH64_state_t* h = XXH64_createState();
+    XXH64_reset(h, 0);
+    const auto add = [&](std::string_view text) {
+        XXH64_update(h, text.data(), text.size());
+        XXH64_update(h, "", 1);  // a separator no text holds
+    };
+    for (const char* name : {"White", "Black", "Event", "Date", "Round"}) {
+        const pdn::Tag* t = g.tag(name);
+        add(t ? std::string_view(t->value) : std::string_view("\x01"));
+    }
+    for (const auto& m : g.moves) add(m.text);
+    add(g.result);
+    const std::uint64_t key = XXH64_digest(h);
+    XXH64_freeState(h);
+    return key;
+}
 
 // What the games of PDN files say: every position reached, from the start position along the
 // main lines, by at least `min_games` games with a result (a position whose predecessor in the
 // game was left out is left out too), with the number of those games and the points of the side
 // to move. A game without a GameType tag is taken as one of R. Games of another variant, from
-// another start, without a result or that cannot be replayed are skipped and counted in `read`;
+// another start, without a result, that cannot be replayed or that repeat a game read before
+// (same_game_key) are skipped and counted in `read`;
 // a bad tag or a stray token (reported by pdn check) does not skip a game. Throws
 // std::runtime_error for a file that cannot be read.
 template <class R>
@@ -174,6 +200,7 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
     // Calls f(positions, white_points2) for each usable game.
     const auto each_game = [&](auto&& f) {
         read = {};
+        std::unordered_set<std::uint64_t> seen;
         for (const auto& file : files) {
             file_io::check_readable(file);
             std::ifstream in(file, std::ios::binary);
@@ -216,6 +243,10 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
                                  *outcome != pdn::Outcome::kBlackWins &&
                                  *outcome != pdn::Outcome::kDraw)) {
                     ++read.no_result;
+                    continue;
+                }
+                if (!seen.insert(same_game_key(raw)).second) {
+                    ++read.duplicates;
                     continue;
                 }
                 ++read.games;
