@@ -426,8 +426,9 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
 // The moves of a line written as text (moves between blanks), played from `p`, which ends at the
 // position after them. Move numbers ("1.", "12...", also against the move: "1.c3-d4") and a
 // game's result at the end (PDN's 2-0, 0-2, 1-1, 0-0, 1-0, 0-1, 1/2-1/2, *, and ½-½ in UTF-8 or
-// Latin-1) are skipped, so a line copied from a game reads. A move that cannot be read or played is a ParseError naming it
-// and its place in the line, and a move after the end of the game says so.
+// Latin-1) are skipped, so a line copied from a game reads. A move that cannot be read or played
+// is a ParseError naming it and its place in the line, and a move after the end of the game says
+// so.
 template <class R>
 std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::string_view text) {
     std::vector<PathMove<typename R::Geometry>> out;
