@@ -96,7 +96,8 @@ struct Checkpoint : PerftCheckpoint {
     void load() {
         if (path.empty()) throw cli::UsageError("--checkpoint: empty file name");
         try {
-            lock = std::make_unique<file_io::LockFile>(path + ".lock");
+            // Beside the file written: a symbolic link and its target are one checkpoint.
+            lock = std::make_unique<file_io::LockFile>(file_io::output_path(path) + ".lock");
         } catch (const std::runtime_error& e) {
             throw cli::UsageError("--checkpoint " + path + ": " + e.what());
         }

@@ -15,7 +15,7 @@ build=(book build --variant russian --nodes-per-position 300)
 cmp -s "$dir/a.book" "$dir/b.book" && ok || bad "two builds differ"
 cmp -s "$dir/a.book" "$dir/c.book" && ok || bad "two threads change the book"
 [ -e "$dir/a.book.part" ] || [ -e "$dir/a.book.tmp" ] && bad "build left its part or tmp file" || ok
-grep -Eq '^variant russian, [0-9]+ positions in .*a.book \(nodes=300,eval=auto\); this run: [0-9]+ positions added, [0-9]+ expanded' \
+grep -Eq '^variant russian, [0-9]+ positions in .*a.book \(nodes=300,eval=xxh64:[0-9a-f]{16}\); this run: [0-9]+ positions added, [0-9]+ expanded' \
   "$dir/a.txt" && ok || bad "build summary: $(cat "$dir/a.txt")"
 # Stopped at 30 positions, then continued to 80: the one-shot book. Run again: nothing changes.
 "$dambit" "${build[@]}" --positions 30 --out "$dir/d.book" > /dev/null 2>&1 || bad "build d 30"

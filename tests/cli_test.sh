@@ -323,6 +323,12 @@ ckpid=$!
 for _ in $(seq 1500); do [ -s "$ck" ] && break; sleep 0.02; done
 check checkpoint-busy 2 '^$' "dambit_cli_ck\.[0-9]+\.lock' is being written by another run" -- \
   perft --depth 3 --checkpoint "$ck"
+# The same file through a symbolic link: the same checkpoint, refused as well (the lock was taken
+# beside the link's own name, and both runs wrote the one file).
+ln -sf "$ck" "$ck.link"
+check checkpoint-busy-link 2 '^$' "dambit_cli_ck\.[0-9]+\.lock' is being written by another run" -- \
+  perft --depth 3 --checkpoint "$ck.link"
+rm -f "$ck.link"
 if kill -0 $ckpid 2>/dev/null && [ -e "$ck.lock" ]; then pass=$((pass + 1)); else
   echo "FAIL checkpoint-busy: the first run ended, or left no lock file"; fail=$((fail + 1)); fi
 kill -9 $ckpid 2>/dev/null

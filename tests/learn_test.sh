@@ -177,6 +177,18 @@ expect_error strips-hand 2 "--strips needs --model patterns" -- \
 # The weights in use, and every way a weights file can be wrong.
 "$dambit" search --variant russian --depth 6 --eval "$dir/w1.dbw" | grep -q '^bestmove ' && ok || bad "search --eval FILE"
 "$dambit" bench --variant russian --depth 5 --eval "$dir/w1.dbw" | grep -q '^nodes ' && ok || bad "bench --eval FILE"
+# A book built with a weights file, then extended after the file was rewritten with other
+# weights (the next round of a fit under the same name): refused, naming both weights by their
+# digests (the file's name stayed the same, so it was extended with the new weights mixed in).
+cp "$dir/w1.dbw" "$dir/cur-book.dbw"
+"$dambit" book build --variant russian --positions 12 --nodes-per-position 200 --eval "$dir/cur-book.dbw" \
+  --out "$dir/w.book" > /dev/null 2>&1 || bad "book with a weights file"
+cp "$dir/h.dbw" "$dir/cur-book.dbw"
+expect_error book-other-weights 2 "built with other settings \(eval=xxh64:[0-9a-f]{16}, now eval=xxh64:[0-9a-f]{16}\)" -- \
+  book build --variant russian --positions 20 --nodes-per-position 200 --eval "$dir/cur-book.dbw" --out "$dir/w.book"
+cp "$dir/w1.dbw" "$dir/cur-book.dbw"
+"$dambit" book build --variant russian --positions 20 --nodes-per-position 200 --eval "$dir/cur-book.dbw" \
+  --out "$dir/w.book" > /dev/null 2>&1 && ok || bad "book extended with the same weights"
 expect_error eval-missing 2 "cannot read weights file '$dir/none.dbw'" -- search --eval "$dir/none.dbw" --depth 2
 # A name with a newline in it (a file's bytes can put one in a message too, as a weights
 # file's variant name did): the message is still one line, the newline shown as '?'.

@@ -125,6 +125,15 @@ if [ $status -eq 1 ] && grep -q "international-0101.egtb: block 0 checksum misma
 if cmp -s "$f" "$dir/good/russian-2010.egtb" &&
    "$dambit" egtb verify --dir "$dir/bad" | grep -q ', 0 bad$'; then ok; else
   bad "rebuild-damaged: the file was not made again"; fi
+# A FIFO named like a table: reported as no regular file, not waited on (open() blocked, with
+# Ctrl-C and kill unanswered, until a writer came).
+cp -r "$dir/good" "$dir/fifo"
+rm "$dir/fifo/russian-0201.egtb"
+mkfifo "$dir/fifo/russian-0201.egtb"
+out=$(timeout 60 "$dambit" egtb verify --dir "$dir/fifo" 2>&1)
+status=$?
+if [ $status -eq 1 ] && grep -q "^$dir/fifo/russian-0201.egtb: not a regular file\$" <<<"$out" &&
+   grep -q ', 1 bad$' <<<"$out"; then ok; else bad "egtb-fifo: status $status, ${out:0:300}"; fi
 
 # --- perft checkpoints ---
 # perft-reference.md, Russian start, drop: 7, 49, 302, 1469, 7482, 37986, 190146.

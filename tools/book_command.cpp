@@ -231,10 +231,16 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     } else {
         settings = "search=none";
     }
-    if (searching) settings += ",eval=" + eval;
+    // The evaluation by what it is, not by its name (a weights file rewritten by the next round of
+    // a fit, another build's compiled-in weights); the table size too, which changes the searches.
+    if (searching) settings += ",eval=" + cli::eval_identity(weights.get());
+    if (searching && hash != 4) settings += fmt::format(",hash={}", hash);
     if (args.has("ballots")) settings += ",ballots=" + *args.get("ballots");
     if (!files.empty())
         settings += fmt::format(",games={},pdn={}", min_games, files_digest(files));
+    if (settings.size() > file_io::kSettingsBytes)
+        throw cli::UsageError(fmt::format("the settings '{}' do not fit the book's header ({} bytes)",
+                                          settings, file_io::kSettingsBytes));
     const auto roots = roots_of<R>(args);
 
     // The book so far: the journal of an interrupted build, else a finished FILE, else nothing.

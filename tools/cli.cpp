@@ -15,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <xxhash.h>
+
 namespace dambit::cli {
 
 Args::Args(int argc, char** argv, std::set<std::string> valued, std::set<std::string> flags) {
@@ -247,6 +249,12 @@ std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& 
         const bool setting = !option.empty() && option.back() == '=';
         throw UsageError(option + (setting ? "" : " ") + choice + ": " + e.what());
     }
+}
+
+std::string eval_identity(const search::LearnedWeights* weights) {
+    if (!weights) return "hand";
+    const std::string bytes = search::weights_bytes(*weights);
+    return fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
 }
 
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {

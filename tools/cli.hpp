@@ -103,6 +103,10 @@ TablesOption tables_option(const Args& args);
 // option in errors (UsageError).
 std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& choice, Variant v,
                                                              const std::string& option);
+// What names an evaluation in the settings a file records: "hand", or "xxh64:" and the digest of
+// the weights' bytes, so that a run resumed with other weights under the same name or choice (the
+// next round of a fit, another build's compiled-in weights) is refused, not mixed in.
+std::string eval_identity(const search::LearnedWeights* weights);
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
 inline constexpr const char* kDefaultEval = "auto";

@@ -11,7 +11,6 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
-#include <xxhash.h>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -92,12 +91,7 @@ int run(const cli::Args& args) {
         cli::weights_choice(args.get_or("eval", cli::kDefaultEval), args.variant(), "--eval");
     // The header names the evaluation by its weights, not by the option's text: a part file
     // begun with other weights under the same name (the next round of a fit) is not resumed.
-    if (weights) {
-        const std::string bytes = search::weights_bytes(*weights);
-        s.eval = fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
-    } else {
-        s.eval = "hand";
-    }
+    s.eval = cli::eval_identity(weights.get());
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_megabytes("hash", 16, 1, threads));  // one a thread

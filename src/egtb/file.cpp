@@ -2,6 +2,7 @@
 #include "egtb/file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -160,8 +161,16 @@ void write_table(const std::string& path, TableHeader h, const std::vector<std::
 }
 
 TableFile::TableFile(const std::string& path, const std::string& variant) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY);
+    // Non-blocking, so that a FIFO (or a device) named like a table is refused here rather than
+    // waiting for a writer in open() with the signals unanswered; a table is a regular file.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd_ < 0) throw TableError(path + ": cannot open: " + errno_text());
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        fd_ = -1;
+        throw TableError(path + ": not a regular file");
+    }
     try {
         unsigned char head[kHeaderBytes];
         read_at(fd_, path, head, kHeaderBytes, 0);
