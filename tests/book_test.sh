@@ -140,6 +140,24 @@ grep -q '^2 games read (1 skipped: 0 another variant or start, 0 no result, 0 no
 out=$("$dambit" book probe --book "$dir/players.book" --json)
 [ "$out" = '{"moves":[{"move":"c3-d4","value":100,"depth":2,"weight":2}]}' ] && ok || bad "players probe: $out"
 
+# Ctrl-C while the games are read (a million games, seconds of reading): one line says so, status
+# 130, and nothing is left (it was killed by the signal, silently, leaving a journal).
+yes '[Result "1-0"] 1. c3-d4 f6-g5 2. g3-h4 1-0' | head -n 1000000 > "$dir/big.pdn"
+"$dambit" book build --variant russian --from-pdn "$dir/big.pdn" --min-games 1 --out "$dir/big.book" \
+  > /dev/null 2> "$dir/big.err" &
+pid=$!
+for _ in $(seq 1500); do [ -e "$dir/big.book.part" ] && break; sleep 0.02; done
+sleep 0.3
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+if [ "$status" -eq 130 ] && [ ! -e "$dir/big.book.part" ] && [ ! -e "$dir/big.book" ] &&
+   grep -q '^dambit book: interrupted while reading the games; nothing is kept, and the same command starts again$' "$dir/big.err"; then
+  ok; else bad "Ctrl-C while reading games: status $status, $(cat "$dir/big.err")"; fi
+rm -f "$dir/big.pdn"
+expect_error pdn-pipe 2 "--from-pdn: '/dev/fd/[0-9]+' is not a regular file" -- \
+  book build --variant russian --from-pdn <(cat "$dir/games.pdn") --out "$dir/pipe.book"
+
 # A game played until Black has no piece left (37 plies; a random game, replayed by the book
 # builder). Before the last move, h6:f8, White's man on h6 takes Black's last piece, the man on
 # g7: the only capture, so the only legal move, and Black has no move after it. Its value is a

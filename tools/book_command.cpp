@@ -171,6 +171,11 @@ std::string files_digest(const std::vector<std::string>& files) {
     XXH64_reset(s, 0);
     for (const auto& f : files) {
         std::string bytes;
+        std::error_code ec;
+        // Read three times (this digest, then two passes over the games): a pipe would be empty
+        // the second time, and a FIFO would wait for another writer.
+        if (std::filesystem::exists(f, ec) && !std::filesystem::is_regular_file(f, ec))
+            throw cli::UsageError(fmt::format("--from-pdn: '{}' is not a regular file", f));
         try {
             bytes = file_io::read_all(f);
         } catch (const std::runtime_error& e) {
@@ -289,13 +294,24 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     };
     book::GamesRead read;
     const std::size_t size_before = b.size();  // a resumed run's book; the PDN games count as added
+    // Ctrl-C, kill or a closed terminal: while the games are read, nothing is kept (the same
+    // command reads them again); later, the positions searched are in the journal, and the same
+    // command goes on from there (exit status 130 in both cases).
+    cli::catch_stop_signals();
     if (!files.empty() && b.size() == 0) {
         try {
-            const auto from_games = book::records_from_games<R>(files, min_games, read);
+            const auto from_games =
+                book::records_from_games<R>(files, min_games, read, cli::stop_requested);
             for (const auto& r : from_games) b.upsert(r);
             journal->append(from_games);
         } catch (const std::runtime_error& e) {
             throw cli::UsageError(std::string("--from-pdn: ") + e.what());
+        } catch (const book::GamesStopped&) {
+            journal->remove();
+            std::fprintf(stderr,
+                         "dambit book: interrupted while reading the games; nothing is kept, and "
+                         "the same command starts again\n");
+            return 130;
         }
         fmt::print("{} read ({} skipped: {} another variant or start, {} no result, {} "
                    "not replayed, {} given twice), {} reached by {} or more\n",
@@ -334,9 +350,6 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
                      rate * 3600, std::max(left, 0.0));
     };
     std::uint64_t expansions = 0;
-    // Ctrl-C, kill or a closed terminal: the positions searched are in the journal, and the same
-    // command goes on from there (exit status 130).
-    cli::catch_stop_signals();
     struct Interrupted {};
     try {
         if (searching) {

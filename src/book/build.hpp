@@ -9,6 +9,7 @@
 #include <atomic>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -185,6 +186,9 @@ inline std::uint64_t same_game_key(const pdn::RawGame& g) {
     return key;
 }
 
+// Thrown by records_from_games when its `stop` says so (Ctrl-C while the games are read).
+struct GamesStopped {};
+
 // What the games of PDN files say: every position reached, from the start position along the
 // main lines, by at least `min_games` games with a result (a position whose predecessor in the
 // game was left out is left out too), with the number of those games and the points of the side
@@ -192,10 +196,11 @@ inline std::uint64_t same_game_key(const pdn::RawGame& g) {
 // another start, without a result, that cannot be replayed or that repeat a game read before
 // (same_game_key) are skipped and counted in `read`;
 // a bad tag or a stray token (reported by pdn check) does not skip a game. Throws
-// std::runtime_error for a file that cannot be read.
+// std::runtime_error for a file that cannot be read, GamesStopped as soon as `stop` returns true
+// (it is asked before each game).
 template <class R>
 std::vector<Record> records_from_games(const std::vector<std::string>& files, int min_games,
-                                       GamesRead& read) {
+                                       GamesRead& read, const std::function<bool()>& stop = {}) {
     const Variant ours = *parse_variant(R::kName);
     // Calls f(positions, white_points2) for each usable game.
     const auto each_game = [&](auto&& f) {
@@ -209,6 +214,7 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
             pdn::RawGame raw;
             pdn::Game<R> game;
             while (reader.next(raw)) {
+                if (stop && stop()) throw GamesStopped{};
                 const auto unplayed = [&](const pdn::Problem& p) {
                     if (read.unplayed++ == 0)
                         read.first_unplayed = file + ":" + std::to_string(p.at.line) + ":" +
