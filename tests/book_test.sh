@@ -25,6 +25,10 @@ grep -q 'extending' "$dir/d.err" && ok || bad "extension not announced: $(cat "$
 cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "continued book differs from the one-shot one"
 "$dambit" "${build[@]}" --positions 80 --out "$dir/d.book" > /dev/null 2>&1 || bad "build d again"
 cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "a finished book changed when built again"
+# Asked for fewer positions than it holds: said, and the book is left as it is.
+"$dambit" "${build[@]}" --positions 30 --out "$dir/d.book" > /dev/null 2> "$dir/d30.err" || bad "build d to 30"
+grep -Eq "^book: .*d\.book holds [0-9]+ positions, more than --positions 30: nothing to add\$" "$dir/d30.err" &&
+  ! grep -q extending "$dir/d30.err" && cmp -s "$dir/a.book" "$dir/d.book" && ok || bad "fewer positions: $(cat "$dir/d30.err")"
 
 # Killed with -9 in the middle and run again: the book of the run that was never stopped.
 slow=(book build --variant russian --nodes-per-position 1000 --positions 300)

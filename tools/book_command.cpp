@@ -285,8 +285,13 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         cli::eprint("book: {}.part is damaged: {}\n", *out, journal->damage());
     if (journal->resumed())
         std::fprintf(stderr, "book: resuming %s.part (%zu positions)\n", out->c_str(), b.size());
-    else if (finished)
+    const bool enough = hours <= 0 && b.size() >= positions;  // no position to add
+    if (finished && !enough)
         std::fprintf(stderr, "book: extending %s (%zu positions)\n", out->c_str(), b.size());
+    if (enough && b.size() > positions)
+        cli::eprint("book: {} holds {} positions, more than --positions {}: {}\n",
+                    journal->resumed() ? *out + ".part" : *out, b.size(), positions,
+                    finished ? "nothing to add" : "it is finished with them, none removed");
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
