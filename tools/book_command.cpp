@@ -174,7 +174,8 @@ std::string files_digest(const std::vector<std::string>& files) {
         std::error_code ec;
         // Read three times (this digest, then two passes over the games): a pipe would be empty
         // the second time, and a FIFO would wait for another writer.
-        if (std::filesystem::exists(f, ec) && !std::filesystem::is_regular_file(f, ec))
+        if (std::filesystem::exists(f, ec) && !std::filesystem::is_regular_file(f, ec) &&
+            !std::filesystem::is_directory(f, ec))  // which read_all names as such
             throw cli::UsageError(fmt::format("--from-pdn: '{}' is not a regular file", f));
         try {
             bytes = file_io::read_all(f);
