@@ -388,6 +388,23 @@ check egtb-probe-lost 0 '^\{"value":"loss","plies":0,"moves":\[\]\}$' '^$' -- \
   egtb probe --fen 'W:Wa1:Bb2,c3' --dir "$eg/ru" --json
 check egtb-probe-text 0 '^White to move: win in [0-9]+ plies$' '^$' -- egtb probe --fen 'W:WKa1,Kc1:Bh8' --dir "$eg/ru"
 check egtb-probe-missing 2 '^$' 'no table of slice 0310' -- egtb probe --fen 'W:WKa1,Kc1,Ke1:Bh8' --dir "$eg/ru"
+# The tables ignore the move-count rules; the search must not. FMJD: two kings against a lone king
+# are drawn after 5 moves of each side (10 plies) without a capture. Kings 1 and 7 against 50 is
+# a win in the tables (the control, without history), but after 7-2 50-44 2-7 44-50 the same
+# position has 6 plies left, and in 2 kings against 1 the win's only capture ends the game: the
+# tables' win takes more plies than that (else the search without history would score a win
+# within 6), so the game is a draw. A third occurrence of the start is a draw too. The search
+# reported the tables' win in both (its root moves chosen by the tables, its nodes scored by them).
+"$dambit" egtb build --variant international --pieces 3 --dir "$eg/i3" --threads 2 >/dev/null 2>&1
+i3=(search --variant international --fen 'W:WK1,K7:BK50' --depth 12 --egtb "$eg/i3")
+out=$("$dambit" "${i3[@]}" | grep '^depth' | tail -1)
+if grep -Eq ' score win (7|8|9|[1-9][0-9]) ' <<<"$out"; then pass=$((pass + 1)); else
+  echo "FAIL egtb-counters-control: want a win in more than 6 plies: $out"; fail=$((fail + 1)); fi
+for line in '7-2 50-44 2-7 44-50' '1-6 50-45 6-1 45-50 7-2 50-44 2-7 44-50'; do
+  out=$("$dambit" "${i3[@]}" --moves "$line" | grep '^depth' | tail -1)
+  if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else
+    echo "FAIL egtb-counters-draw ($line): $out"; fail=$((fail + 1)); fi
+done
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"

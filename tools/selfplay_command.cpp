@@ -110,6 +110,8 @@ int run(const cli::Args& args) {
     }
     std::unordered_set<std::uint64_t> seen;
     for (const auto& x : kept) seen.insert(position_key(learn::position_of<R>(x)));
+    if (!writer->damage().empty())
+        cli::eprint("selfplay: {}.part is damaged: {}\n", *out, writer->damage());
     const std::uint32_t resumed = writer->next_game();
     if (resumed)
         std::fprintf(stderr, "selfplay: resuming %s.part after %u games (%zu positions)\n",

@@ -137,6 +137,14 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
                     fmt::format("variant={} seed={} {}", header.variant, header.seed,
                                 header.settings))));
         Scan s = scan_blocks(bytes);
+        if (s.end_damaged)
+            damage_ = fmt::format("the end block at byte {} fails its check; it is written again "
+                                  "(no game is lost)",
+                                  s.end);
+        else if (s.damaged)
+            damage_ = fmt::format("the block at byte {} fails its check; it and the {} bytes after "
+                                  "it are dropped, and their games played again",
+                                  s.end, bytes.size() - s.end);
         if (s.done) s.end -= 32;  // finished but not renamed: the end block is written again
         std::filesystem::resize_file(part, s.end);
         existing = std::move(s.samples);

@@ -57,6 +57,9 @@ public:
 
     std::uint32_t next_game() const { return next_game_; }
     std::uint64_t records() const { return records_; }
+    // Empty, or what was dropped from a resumed FILE.part because it failed its check (damage,
+    // not a run cut short, whose torn last block is cut off without a word).
+    const std::string& damage() const { return damage_; }
     // Appends the records of games [next_game(), next_game() + games) and flushes them to disk.
     void append(std::uint32_t games, const std::vector<Sample>& records);
     void finish();
@@ -68,6 +71,7 @@ private:
     std::FILE* f_ = nullptr;
     std::uint32_t next_game_ = 0;
     std::uint64_t records_ = 0;
+    std::string damage_;
 };
 
 struct DataFile {

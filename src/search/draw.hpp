@@ -5,6 +5,7 @@
 // since the last capture or promotion (no change of material).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -44,44 +45,52 @@ struct DrawCounters {
     }
 };
 
-// Whether the move-count rules of variant R declare the position drawn. The caller has already
-// found that the side to move has a legal move (a side left without one has lost, whatever the
-// counters say).
+// The plies left before the move-count rules of variant R declare the game drawn, if the material
+// stays as it is: 0 or less when they declare it drawn now, kNoCounterDraw when no rule runs.
+inline constexpr int kNoCounterDraw = 1 << 20;
 template <class R>
-bool drawn_by_counters(const Position<R>& p, const DrawCounters& c) {
+int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
+    int left = kNoCounterDraw;
+    const auto rule = [&](int limit, int counter) { left = std::min(left, limit - counter); };
     if constexpr (std::is_same_v<R, Russian>) {
         // Kodeks: 15 moves of each side with only kings moving.
-        if (c.kings_only >= 30) return true;
+        rule(30, c.kings_only);
         const auto wk = popcount(p.pieces[0] & p.kings), bk = popcount(p.pieces[1] & p.kings);
         const auto w = popcount(p.pieces[0]), b = popcount(p.pieces[1]);
         // Three or more kings against a lone king: 15 moves.
-        if (((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1)) &&
-            c.same_material >= 30)
-            return true;
+        if ((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1))
+            rule(30, c.same_material);
         // Kings on both sides, material unchanged: 2-3 pieces 5 moves, 4-5 pieces 30, 6-7 60.
         if (wk > 0 && bk > 0) {
             const int n = w + b;
             const int limit = n <= 3 ? 10 : n <= 5 ? 60 : n <= 7 ? 120 : 0;
-            if (limit && c.same_material >= limit) return true;
+            if (limit) rule(limit, c.same_material);
         }
-        return false;
     } else if constexpr (std::is_same_v<R, International>) {
         // FMJD: 25 moves of each side with only kings moving and no capture.
-        if (c.kings_only >= 50) return true;
+        rule(50, c.kings_only);
         // A lone king against three pieces with a king: 16 moves; against two: 5 moves.
         for (int lone = 0; lone < 2; ++lone) {
             const auto weak = p.pieces[lone], strong = p.pieces[1 - lone];
             if (popcount(weak) != 1 || !(weak & p.kings) || !(strong & p.kings)) continue;
             const int n = popcount(strong);
-            if ((n == 3 && c.same_material >= 32) || (n == 2 && c.same_material >= 10)) return true;
+            if (n == 3) rule(32, c.same_material);
+            if (n == 2) rule(10, c.same_material);
         }
-        return false;
     } else {
         // The other variants here have only the repetition rule.
         (void)p;
         (void)c;
-        return false;
     }
+    return left;
+}
+
+// Whether the move-count rules of variant R declare the position drawn. The caller has already
+// found that the side to move has a legal move (a side left without one has lost, whatever the
+// counters say).
+template <class R>
+bool drawn_by_counters(const Position<R>& p, const DrawCounters& c) {
+    return plies_to_counter_draw(p, c) <= 0;
 }
 
 }  // namespace dambit::search

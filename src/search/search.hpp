@@ -324,6 +324,14 @@ private:
             return win ? win_in(ply + v.plies) : loss_in(ply + v.plies);
         return win ? kTableWin - ply : -(kTableWin - ply);
     }
+    // Whether the tables' score `t` of p (table_score at `ply`) holds under the move-count rules:
+    // the tables ignore them (their values are game-theoretic), so a result the table reaches in
+    // more plies than the counters `dc` leave may be a draw; the search goes on from such a node
+    // instead, and the rules decide. A draw, or a result without a known distance, is taken.
+    static bool table_in_time(const Position<R>& p, Score t, int ply, const DrawCounters& dc) {
+        if (!is_decisive(t)) return true;
+        return plies_to_end(t) - ply <= plies_to_counter_draw(p, dc);
+    }
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
 
@@ -665,8 +673,12 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
     if (ply >= kMaxPly - 1)
         return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
-    // Step 3b. Inside the endgame tables, a position with no capture to make is a proven result.
-    if (in_tables(p) && !has_capture(p)) return table_score(p, ply);
+    // Step 3b. Inside the endgame tables, a position with no capture to make is a proven result,
+    // unless the move-count rules may come first.
+    if (in_tables(p) && !has_capture(p)) {
+        const Score t = table_score(p, ply);
+        if (table_in_time(p, t, ply, dc)) return t;
+    }
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
     const Score alpha0 = alpha;
@@ -953,8 +965,13 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         result_.score = loss_in(0);
         return;
     }
-    // Inside the endgame tables, only the moves that keep the root's value are searched.
-    if (s_.table_pieces && popcount(root.occupied()) <= s_.table_pieces) {
+    // Inside the endgame tables, only the moves that keep the root's value are searched (unless
+    // the move-count rules may end the game before the tables' result: then every move is).
+    const bool root_in_tables =
+        s_.table_pieces && popcount(root.occupied()) <= s_.table_pieces &&
+        (!in_tables(root) || has_capture(root) ||
+         table_in_time(root, table_score(root, 0), 0, s_.root_counters));
+    if (root_in_tables) {
         egtb::Outcome best = egtb::Outcome::kLoss;
         std::array<egtb::Outcome, kMaxMoves> outcome;
         for (int i = 0; i < list.size(); ++i) {
