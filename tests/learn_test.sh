@@ -51,6 +51,18 @@ if [ -e "$dir/q.dat.part" ]; then
   expect_error other-settings 2 "was begun with other settings \(seed=9, now seed=10\); remove it or give them\$" -- \
     selfplay --variant russian --nodes 300 --games 300 --seed 10 --out "$dir/q.dat"
 fi
+# A part file whose first block fails its check (one.dat copied as the part file of a run with
+# its settings, and a byte of the first block's positions changed; docs/learning.md: the block
+# starts at byte 128, its positions 16 bytes later): the run says so, plays those games again, and
+# ends with one.dat (the blocks were dropped without a word).
+cp "$dir/one.dat" "$dir/dm.dat.part"
+python3 -c "
+import sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(128 + 16 + 5); b = f.read(1); f.seek(128 + 16 + 5); f.write(bytes([b[0] ^ 0xFF]))" "$dir/dm.dat.part"
+"$dambit" "${sp[@]}" --out "$dir/dm.dat" > /dev/null 2> "$dir/dm.err"
+if grep -q "^selfplay: $dir/dm.dat.part is damaged: the block at byte 128 fails its check; it and the [0-9]* bytes after it are dropped, and their games played again\$" "$dir/dm.err" &&
+   cmp -s "$dir/dm.dat" "$dir/one.dat"; then ok; else bad "damaged selfplay part: $(cat "$dir/dm.err")"; fi
 # A second run on the output a first run is writing: refused at once (the part file is locked),
 # and the first goes on; before the lock the second resumed the part file under the first and
 # both appended to it.

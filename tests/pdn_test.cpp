@@ -267,6 +267,13 @@ TEST_CASE("PDN reader: a draw written \u00BD-\u00BD, in UTF-8 or Latin-1, reads 
         CHECK(g.moves.size() == 2);
         CHECK(g.problems.empty());
     }
+    // In the Result tag alone (no result after the moves), replayed: 1/2-1/2 in both places.
+    const auto tagged = read_text("[Result \"" + utf8 + "\"]\n1. c3-d4 f6-g5\n");
+    REQUIRE(tagged.size() == 1);
+    const Game<Russian> g = replayed<Russian>(tagged[0]);
+    CHECK(g.result == "1/2-1/2");
+    REQUIRE(g.tags.size() == 1);
+    CHECK(g.tags[0].value == "1/2-1/2");
 }
 
 TEST_CASE("PDN reader: where games begin and end", "[pdn]") {

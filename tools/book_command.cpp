@@ -62,11 +62,12 @@ const char* const kProbeHelp =
     "usage: dambit book probe [--variant V] --book FILE [--fen FEN] [--json]\n"
     "\n"
     "The book moves of the position (default: the start position), best first: each with its\n"
-    "value for the side to move (hundredths of a man; negamax of the book), its depth (plies of\n"
-    "book below it) and its weight (games that played it in a book from games, else book\n"
-    "positions under it). --json prints\n"
+    "value for the side to move (hundredths of a man, or win N / loss N plies from the end; negamax\n"
+    "of the book), its depth (plies of book below it) and its weight (games that played it in a\n"
+    "book from games, else book positions under it). --json prints\n"
     "{\"moves\":[{\"move\":M,\"value\":V,\"depth\":D,\"weight\":W},...]} (an empty list for a\n"
-    "position not in the book). --variant, when given, must be the book's.\n";
+    "position not in the book; V a number, 31000 - N for win N).\n"
+    "--variant, when given, must be the book's.\n";
 
 const char* const kInfoHelp =
     "usage: dambit book info --book FILE\n"
@@ -156,15 +157,6 @@ std::vector<char*> split_pdn_files(int argc, char** argv, std::vector<std::strin
     return rest;
 }
 
-// A note for a book refused because its PDN input changed: the settings name it by a digest.
-std::string pdn_note(const std::string& then, const std::string& now) {
-    const auto pdn = [](const std::string& s) {
-        const auto at = s.find("pdn=");
-        return at == std::string::npos ? std::string() : s.substr(at);
-    };
-    return pdn(then) != pdn(now) ? " (pdn: the XXH64 of the PDN files' contents)" : "";
-}
-
 // What identifies the PDN input: the XXH64 of the files' contents, in order.
 std::string files_digest(const std::vector<std::string>& files) {
     XXH64_state_t* s = XXH64_createState();
@@ -239,14 +231,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     }
     // The evaluation by what it is, not by its name (a weights file rewritten by the next round of
     // a fit, another build's compiled-in weights); the table size too, which changes the searches.
-    if (searching) settings += ",eval=" + cli::eval_identity(weights.get());
-    if (searching && hash != 4) settings += fmt::format(",hash={}", hash);
+    if (searching) settings += fmt::format(",eval={},hash={}", cli::eval_identity(weights.get()), hash);
     if (args.has("ballots")) settings += ",ballots=" + *args.get("ballots");
     if (!files.empty())
         settings += fmt::format(",games={},pdn={}", min_games, files_digest(files));
-    if (settings.size() > file_io::kSettingsBytes)
-        throw cli::UsageError(fmt::format("the settings '{}' do not fit the book's header ({} bytes)",
-                                          settings, file_io::kSettingsBytes));
     const auto roots = roots_of<R>(args);
 
     // The book so far: the journal of an interrupted build, else a finished FILE, else nothing.
@@ -266,10 +254,9 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         }
         if (f.header.variant != header.variant || f.header.settings != header.settings)
             throw cli::UsageError(fmt::format(
-                "'{}' was built with other settings ({}){}; give them, or another --out", *out,
+                "'{}' was built with other settings ({}); give them, or another --out", *out,
                 settings_change("variant=" + f.header.variant + "," + f.header.settings,
-                                "variant=" + header.variant + "," + header.settings),
-                pdn_note(f.header.settings, header.settings)));
+                                "variant=" + header.variant + "," + header.settings)));
         from_file = std::move(f.records);
     }
     try {
@@ -286,13 +273,14 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         cli::eprint("book: {}.part is damaged: {}\n", *out, journal->damage());
     if (journal->resumed())
         std::fprintf(stderr, "book: resuming %s.part (%zu positions)\n", out->c_str(), b.size());
-    const bool enough = hours <= 0 && b.size() >= positions;  // no position to add
+    // No position to add: a book from games alone (read once), or as many as --positions asks.
+    const bool enough = !searching || (hours <= 0 && b.size() >= positions);
     if (finished && !enough)
         std::fprintf(stderr, "book: extending %s (%zu positions)\n", out->c_str(), b.size());
-    if (enough && b.size() > positions)
+    if (searching && enough && b.size() > positions)
         cli::eprint("book: {} holds {} positions, more than --positions {}: {}\n",
                     journal->resumed() ? *out + ".part" : *out, b.size(), positions,
-                    finished ? "nothing to add" : "it is finished with them, none removed");
+                    finished ? "nothing to add" : "the book is written with all of them");
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [&] {

@@ -99,9 +99,6 @@ int run(const cli::Args& args) {
 
     std::vector<learn::Sample> kept;
     learn::DataHeader header{std::string(R::kName), seed, s.text()};
-    if (header.settings.size() > file_io::kSettingsBytes)
-        throw cli::UsageError("the settings '" + header.settings + "' do not fit the file's header (" +
-                              std::to_string(file_io::kSettingsBytes) + " bytes)");
     std::unique_ptr<learn::DataWriter> writer;
     try {
         writer = std::make_unique<learn::DataWriter>(*out, header, kept);

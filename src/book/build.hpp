@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -167,8 +168,14 @@ struct GamesRead {
 // What makes two games of PDN files the same game, given twice (a database merged twice, a game
 // in two files): the same players, event, date and round tags, the same moves as written and the
 // same result. Two games that only share their moves (a short draw in a known line, played by
-// others) are two games.
-inline std::uint64_t same_game_key(const pdn::RawGame& g) {
+// others) are two games, and so are games that do not name both players (no White or Black
+// tag, or "?"): nothing tells them apart. Empty for those.
+inline std::optional<std::uint64_t> same_game_key(const pdn::RawGame& g, const std::string& result) {
+    const auto known = [&](const char* name) {
+        const pdn::Tag* t = g.tag(name);
+        return t && !t->value.empty() && t->value != "?";
+    };
+    if (!known("White") || !known("Black")) return std::nullopt;
     XXH64_state_t* h = XXH64_createState();
     XXH64_reset(h, 0);
     const auto add = [&](std::string_view text) {
@@ -180,7 +187,7 @@ inline std::uint64_t same_game_key(const pdn::RawGame& g) {
         add(t ? std::string_view(t->value) : std::string_view("\x01"));
     }
     for (const auto& m : g.moves) add(m.text);
-    add(g.result);
+    add(result);
     const std::uint64_t key = XXH64_digest(h);
     XXH64_freeState(h);
     return key;
@@ -251,7 +258,8 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
                     ++read.no_result;
                     continue;
                 }
-                if (!seen.insert(same_game_key(raw)).second) {
+                if (const auto key = same_game_key(raw, game.result);
+                    key && !seen.insert(*key).second) {
                     ++read.duplicates;
                     continue;
                 }

@@ -60,8 +60,13 @@ struct Header {
 };
 inline constexpr std::size_t kHeaderBytes = 128;
 
+// Throws std::runtime_error("the settings 'S' do not fit the file's header (88 bytes)") for
+// settings that would be cut (two runs would then pass for one).
 inline std::string header_bytes(const char (&magic)[8], std::uint32_t version,
                                  std::uint32_t record_size, const Header& h) {
+    if (h.settings.size() > kSettingsBytes)
+        throw std::runtime_error("the settings '" + h.settings + "' do not fit the file's header (" +
+                                 std::to_string(kSettingsBytes) + " bytes)");
     std::string out(magic, sizeof magic);
     put(out, version);
     put(out, record_size);

@@ -91,6 +91,8 @@ std::optional<Problem> missing_result(const RawGame& raw);
 template <class R>
 std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies = -1) {
     out.tags = raw.tags;
+    for (Tag& t : out.tags)  // "½-½" is written back as 1/2-1/2, in the tag as after the moves
+        if (t.name == "Result") t.value = canonical_result(t.value);
     out.moves.clear();
     out.comment = raw.comment;
     out.comments.clear();
