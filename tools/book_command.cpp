@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -159,27 +160,25 @@ std::vector<char*> split_pdn_files(int argc, char** argv, std::vector<std::strin
 
 // What identifies the PDN input: the XXH64 of the files' contents, in order.
 std::string files_digest(const std::vector<std::string>& files) {
-    XXH64_state_t* s = XXH64_createState();
-    XXH64_reset(s, 0);
+    const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> s(XXH64_createState(),
+                                                                        &XXH64_freeState);
+    XXH64_reset(s.get(), 0);
     for (const auto& f : files) {
-        std::string bytes;
         std::error_code ec;
         // Read three times (this digest, then two passes over the games): a pipe would be empty
         // the second time, and a FIFO would wait for another writer.
         if (std::filesystem::exists(f, ec) && !std::filesystem::is_regular_file(f, ec) &&
             !std::filesystem::is_directory(f, ec))  // which read_all names as such
             throw cli::UsageError(fmt::format("--from-pdn: '{}' is not a regular file", f));
+        std::string bytes;
         try {
             bytes = file_io::read_all(f);
         } catch (const std::runtime_error& e) {
-            XXH64_freeState(s);
             throw cli::UsageError(std::string("--from-pdn: ") + e.what());
         }
-        XXH64_update(s, bytes.data(), bytes.size());
+        XXH64_update(s.get(), bytes.data(), bytes.size());
     }
-    const auto h = XXH64_digest(s);
-    XXH64_freeState(s);
-    return fmt::format("{:016x}", h);
+    return fmt::format("{:016x}", XXH64_digest(s.get()));
 }
 
 template <class R>
