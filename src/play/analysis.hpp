@@ -184,11 +184,15 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
         generate_paths<R>(positions[k], legal);
         forced[k] = legal.size() == 1;
     }
-    engine.new_game();
     for (std::size_t k = 0; k <= n; ++k) {
         if (k == n && final_drawn) {
             score[k] = search::kDraw;
         } else if (!forced[k]) {
+            // Each position from an empty table: the table's entries do not know the draw
+            // counters, so a result proven at an earlier position of the game (fresh counters)
+            // would be taken for the same position later, when the move-count rules may already
+            // have drawn it. So each position's values are also those of `search` given the game.
+            engine.new_game();
             const std::vector<Position<R>> history(positions.begin(),
                                                    positions.begin() + std::ptrdiff_t(k));
             score[k] = analysed_score<R>(engine, positions[k], history, limits,

@@ -85,6 +85,12 @@ int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
     return left;
 }
 
+// Whether counters this low leave every move-count rule running (the shortest takes 10 plies): a
+// cheap test before plies_to_counter_draw, for the leaves of a search.
+constexpr bool counters_below_every_rule(const DrawCounters& c) {
+    return c.kings_only < 10 && c.same_material < 10;
+}
+
 // Whether the move-count rules of variant R declare the position drawn. The caller has already
 // found that the side to move has a legal move (a side left without one has lost, whatever the
 // counters say).

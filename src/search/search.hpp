@@ -166,6 +166,10 @@ private:
                                      std::uint64_t key = 0) {
         if (depth > 0) return interior(p, ply, depth, alpha, beta, dc, pv_node, key);
         ++leaves_, leaf_plies_ += std::uint64_t(ply);
+        // A leaf the move-count rules have drawn is a draw, whatever the capture search below
+        // would find (it has no counters).
+        if (!counters_below_every_rule(dc)) [[unlikely]]
+            if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
         if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta);
         return horizon(p, ply, depth, alpha, beta, dc, pv_node);
     }
