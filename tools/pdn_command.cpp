@@ -71,7 +71,7 @@ constexpr const char* kHelp =
     "  --nodes N          analyse: about N nodes a position\n"
     "  --movetime MS      analyse: MS milliseconds a position (default 1000)\n"
     "  --threads T        analyse: search threads (default 1)\n"
-    "  --hash MB          analyse: transposition table (default 64), kept through a game\n"
+    "  --hash MB          analyse: transposition table (default 64), emptied at each position\n"
     "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
     "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
