@@ -63,9 +63,9 @@ const char* const kProbeHelp =
     "usage: dambit book probe [--variant V] --book FILE [--fen FEN] [--json]\n"
     "\n"
     "The book moves of the position (default: the start position), best first: each with its\n"
-    "value for the side to move (hundredths of a man, or win N / loss N plies from the end; negamax\n"
-    "of the book), its depth (plies of book below it) and its weight (games that played it in a\n"
-    "book from games, else book positions under it). --json prints\n"
+    "value for the side to move (hundredths of a man, or win N / loss N plies from the end;\n"
+    "negamax of the book), its depth (plies of book below it) and its weight (games that played\n"
+    "it in a book from games, else book positions under it). --json prints\n"
     "{\"moves\":[{\"move\":M,\"value\":V,\"depth\":D,\"weight\":W},...]} (an empty list for a\n"
     "position not in the book; V a number, 31000 - N for win N).\n"
     "--variant, when given, must be the book's.\n";
@@ -230,7 +230,8 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     }
     // The evaluation by what it is, not by its name (a weights file rewritten by the next round of
     // a fit, another build's compiled-in weights); the table size too, which changes the searches.
-    if (searching) settings += fmt::format(",eval={},hash={}", cli::eval_identity(weights.get()), hash);
+    if (searching)
+        settings += fmt::format(",eval={},hash={}", cli::eval_identity(weights.get()), hash);
     if (args.has("ballots")) settings += ",ballots=" + *args.get("ballots");
     if (!files.empty())
         settings += fmt::format(",games={},pdn={}", min_games, files_digest(files));
@@ -254,8 +255,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         if (f.header.variant != header.variant || f.header.settings != header.settings)
             throw cli::UsageError(fmt::format(
                 "'{}' was built with other settings ({}); give them, or another --out", *out,
-                settings_change("variant=" + f.header.variant + "," + f.header.settings,
-                                "variant=" + header.variant + "," + header.settings)));
+                settings_change(f.header.described(), header.described())));
         from_file = std::move(f.records);
     }
     try {

@@ -98,8 +98,7 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         if (bytes.compare(0, kHeaderBytes, head) != 0)
             throw std::runtime_error(fmt::format(
                 "'{}' was begun with other settings ({}); remove it or give them", part_,
-                settings_change("variant=" + old.variant + "," + old.settings,
-                                "variant=" + header.variant + "," + header.settings)));
+                settings_change(old.described(), header.described())));
         // Whether a whole block that passes its check starts at byte q.
         auto whole_block_at = [&](std::size_t q) {
             if (bytes.size() - q < 16 || get<std::uint32_t>(bytes.data() + q) != kBlockTag)

@@ -52,6 +52,8 @@ static_assert(sizeof(Record) == 40);
 struct BookHeader {
     std::string variant;
     std::string settings;  // how it was built, as text (at most 88 bytes)
+    // Both as one settings text, "variant=russian,nodes=300,...", for settings_change.
+    std::string described() const { return "variant=" + variant + "," + settings; }
 };
 
 inline constexpr std::uint32_t kBookVersion = 1;

@@ -328,13 +328,13 @@ private:
             return win ? win_in(ply + v.plies) : loss_in(ply + v.plies);
         return win ? kTableWin - ply : -(kTableWin - ply);
     }
-    // Whether the tables' score `t` of p (table_score at `ply`) holds under the move-count rules:
-    // the tables ignore them (their values are game-theoretic), so a result the table reaches in
-    // more plies than the counters `dc` leave may be a draw; the search goes on from such a node
-    // instead, and the rules decide. A draw, or a result without a known distance, is taken.
-    static bool table_in_time(const Position<R>& p, Score t, int ply, const DrawCounters& dc) {
-        if (!is_decisive(t)) return true;
-        return plies_to_end(t) - ply <= plies_to_counter_draw(p, dc);
+    // Whether the tables' score `t` (table_score at `ply`) holds under the move-count rules, which
+    // leave `left` plies (plies_to_counter_draw): the tables ignore them (their values are
+    // game-theoretic), so a result the table reaches in more plies than that may be a draw; the
+    // search goes on from such a node instead, and the rules decide. A draw, or a result without
+    // a known distance, is taken.
+    static bool table_in_time(Score t, int ply, int left) {
+        return !is_decisive(t) || plies_to_end(t) - ply <= left;
     }
     void reward(const Position<R>& p, int ply, const M& m, int depth, const MoveList<G>& list,
                 const SortKey* order, int tried_count);
@@ -674,14 +674,15 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     if (!key) key = search_key(p);
     keys_[base_ + ply] = key;
     if (repeated(ply, key, dc)) return kDraw;
-    if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
+    const int left = plies_to_counter_draw(p, dc);
+    if (left <= 0 && has_move(p)) return kDraw;  // drawn_by_counters, with `left` kept for 3b
     if (ply >= kMaxPly - 1)
         return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
     // Step 3b. Inside the endgame tables, a position with no capture to make is a proven result,
     // unless the move-count rules may come first.
     if (in_tables(p) && !has_capture(p)) {
         const Score t = table_score(p, ply);
-        if (table_in_time(p, t, ply, dc)) return t;
+        if (table_in_time(t, ply, left)) return t;
     }
 
     // Step 4. Mate distance pruning: no line from here ends sooner than the next ply.
@@ -974,7 +975,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     const bool root_in_tables =
         s_.table_pieces && popcount(root.occupied()) <= s_.table_pieces &&
         (!in_tables(root) || has_capture(root) ||
-         table_in_time(root, table_score(root, 0), 0, s_.root_counters));
+         table_in_time(table_score(root, 0), 0, plies_to_counter_draw(root, s_.root_counters)));
     if (root_in_tables) {
         egtb::Outcome best = egtb::Outcome::kLoss;
         std::array<egtb::Outcome, kMaxMoves> outcome;
