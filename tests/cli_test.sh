@@ -49,6 +49,9 @@ out=$("$dambit" moves --moves 'c3-d4')
 if [ "$(wc -l <<<"$out")" -eq 7 ] && grep -qx 'f6-e5' <<<"$out" && grep -qx 'h6-g5' <<<"$out"; then
   pass=$((pass + 1)); else echo "FAIL moves-after: $out"; fail=$((fail + 1)); fi
 check moves-bad-line 2 '^$' "^dambit moves: .*'zz' \(move 2 of the line\)$" -- moves --moves 'c3-d4 zz'
+# A move number against a mistyped move: the message quotes the word as written too.
+check moves-number-against 2 '^$' "^dambit moves: no separator in move '15' \(in '11\.15', move 1 of the line\)$" -- \
+  moves --variant english --moves '11.15'
 check czech-ends 0 '^h6:f8$' '^$' -- moves --variant czech --fen 'W:W12:B8,14,26'
 # RULES.md §6: 7 moves from the start; perft 7, 49, 302.
 if [ "$("$dambit" moves | wc -l)" -eq 7 ]; then pass=$((pass + 1)); else

@@ -117,9 +117,70 @@ timeout --foreground --preserve-status -s INT 2 "$dambit" match --movetime 10 --
   >"$tmp/int.out" 2>"$tmp/int.err"
 status=$?
 if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
-   grep -Eq "^dambit match: interrupted after [0-9]+ of 40 openings; their games are in $tmp/int.pdn.tmp\$" "$tmp/int.err" &&
-   [ -e "$tmp/int.pdn.tmp" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
+   grep -Eq "^dambit match: interrupted after [0-9]+ of 40 openings; their games are in $tmp/int.pdn.tmp, and the same command resumes the match\$" "$tmp/int.err" &&
+   [ -e "$tmp/int.pdn.tmp" ] && [ -e "$tmp/int.pdn.journal" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
   bad interrupted "status $status: $(tail -2 "$tmp/int.out") $(cat "$tmp/int.err")"; fi
+
+# Resuming: the same command goes on from the pairs an interrupted match finished. With one
+# thread and a node limit the games do not depend on the run, so the whole match, interrupted
+# (two games at once) and resumed, writes the same PDN and pair lines as a match never stopped.
+# The resume may count fewer openings than the first run played (--openings 6 there, 40 here):
+# the PDN then holds the first six pairs.
+resume_args=(--nodes 20000 --opening-plies 3)
+"$dambit" match "${resume_args[@]}" --openings 6 --pgn "$tmp/ref.pdn" >"$tmp/ref.out" 2>&1
+# interrupt_after NAME N: starts the 40-opening match writing $tmp/NAME.pdn and sends it SIGINT
+# once its journal holds N pairs; status in $status.
+interrupt_after() {
+  "$dambit" match "${resume_args[@]}" --openings 40 --concurrency 2 --pgn "$tmp/$1.pdn" \
+    >"$tmp/$1-int.out" 2>"$tmp/$1-int.err" &
+  local pid=$!
+  for _ in $(seq 6000); do
+    [ "$(cat "$tmp/$1.pdn.journal" 2>/dev/null | grep -c '^pair ')" -ge "$2" ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.01
+  done
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  status=$?
+}
+pairs_of() { grep '^opening ' "$1" | sed -E 's/^opening ([0-9]+)\/[0-9]+/opening \1/'; }
+interrupt_after res 2
+run res "${resume_args[@]}" --openings 6 --pgn "$tmp/res.pdn"
+if [ "$status" -eq 0 ] && grep -Eq "^resumed from $tmp/res.pdn.tmp: [2-6] of 6 openings played\$" "$tmp/res.out" &&
+   cmp -s "$tmp/res.pdn" "$tmp/ref.pdn" && [ "$(pairs_of "$tmp/res.out")" = "$(pairs_of "$tmp/ref.out")" ] &&
+   [ ! -e "$tmp/res.pdn.tmp" ] && [ ! -e "$tmp/res.pdn.journal" ]; then ok; else
+  bad resumed "status $status: $(head -3 "$tmp/res.out") $(cat "$tmp/res.err")"; fi
+
+# What a resume refuses or mends, each from a copy of one interrupted match's files:
+interrupt_after cut 2
+cp "$tmp/cut.pdn.tmp" "$tmp/cut.saved.tmp" && cp "$tmp/cut.pdn.journal" "$tmp/cut.saved.journal"
+restore() { cp "$tmp/cut.saved.tmp" "$tmp/cut.pdn.tmp" && cp "$tmp/cut.saved.journal" "$tmp/cut.pdn.journal"; }
+# - other settings: refused, naming the change, the files left as they are;
+run other --nodes 20001 --opening-plies 3 --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 2 ] && [ ! -s "$tmp/other.out" ] &&
+   grep -q "holds the games of an interrupted match with other settings (nodes=20000, now nodes=20001); give them to resume it, or move it away" "$tmp/other.err" &&
+   cmp -s "$tmp/cut.pdn.tmp" "$tmp/cut.saved.tmp"; then ok; else
+  bad resume-other-settings "status $status: $(cat "$tmp/other.err")"; fi
+# - no journal (a match of an older dambit): refused;
+rm "$tmp/cut.pdn.journal"
+run nojournal "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 2 ] && grep -q "holds the games of an interrupted match without its journal" "$tmp/nojournal.err"; then
+  ok; else bad resume-no-journal "status $status: $(cat "$tmp/nojournal.err")"; fi
+# - killed after writing games and before their journal line (or in the middle of either): the
+#   games past the journal are cut off and played again;
+restore
+printf '[Event "dambit match russian, nod' >>"$tmp/cut.pdn.tmp"
+printf 'pair 9 12' >>"$tmp/cut.pdn.journal"
+run torn "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && [ ! -s "$tmp/torn.err" ]; then ok; else
+  bad resume-torn "status $status: $(cat "$tmp/torn.err")"; fi
+# - a byte of the first pair changed: reported, and every pair played again.
+restore
+sed -i '1s/dambit match/dambit matcH/' "$tmp/cut.pdn.tmp"
+run damaged "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && ! grep -q '^resumed' "$tmp/damaged.out" &&
+   grep -Eq "^match: $tmp/cut.pdn.tmp is damaged: the games of opening 1 fail their check; they and the [0-9]+ bytes after them are dropped, and played again\$" "$tmp/damaged.err"; then
+  ok; else bad resume-damaged "status $status: $(cat "$tmp/damaged.err")"; fi
 
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line

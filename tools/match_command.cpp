@@ -23,6 +23,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <xxhash.h>
+
 #include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
@@ -30,9 +32,12 @@
 #include "core/memory.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
+#include "play/journal.hpp"
 #include "play/loss_analysis.hpp"
 #include "play/match.hpp"
 #include "play/sprt.hpp"
+#include "pdn/game.hpp"
+#include "pdn/reader.hpp"
 #include "protocol/dxp_contestant.hpp"
 #include "protocol/hub_client.hpp"
 #include "protocol/net.hpp"
@@ -133,7 +138,8 @@ constexpr const char* kHelp =
     "                     one side its own book)\n"
     "  --pgn FILE         write every game in PDN to FILE (written to FILE.tmp as the games\n"
     "                     are played, renamed to FILE at the end); a forfeit's comment says\n"
-    "                     who forfeited and why\n"
+    "                     who forfeited and why; an interrupted match is resumed by the same\n"
+    "                     command (FILE.journal holds its settings and finished pairs)\n"
     "\n"
     "Output lines added for these options: a forfeit in a pair line reads\n"
     "`(forfeit by White: REASON, N plies)`; `forfeits: A N, B M` before the summary when a\n"
@@ -370,22 +376,6 @@ struct Slot {
     std::unique_ptr<play::Contestant<R>> ca, cb;
 };
 
-// The wall time one side took over its moves, as the harness timed them (the request to the
-// answer, whichever program answered): ", 98.4 ms/move, longest 131 ms" on its summary line.
-struct MoveTimes {
-    std::int64_t total_ms = 0, longest_ms = 0;
-    std::int64_t moves = 0;
-    void add(std::int64_t ms) {
-        total_ms += ms;
-        longest_ms = std::max(longest_ms, ms);
-        ++moves;
-    }
-    std::string text() const {
-        return fmt::format("{:.1f} ms/move, longest {} ms", double(total_ms) / double(moves),
-                           longest_ms);
-    }
-};
-
 // A game that one side won.
 template <class R>
 struct Decisive {
@@ -445,6 +435,148 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
 // The log-likelihood ratio with two decimals; a value that rounds to zero is 0.00, not -0.00.
 std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 0.005 ? 0.0 : llr); }
 
+// What decides the games of a match, as the journal of --pgn records it (play/journal.hpp): a
+// resume with other settings is refused, naming what changed (settings_change). The grace,
+// --concurrency, --sprt and --openings may change between runs: they decide which games are
+// played or counted, not how each one goes.
+template <class R>
+std::string match_settings(const cli::Args& args, const std::string& limit_key, int max_plies,
+                           int threads, std::size_t hash, const cli::TablesOption& tables,
+                           const SideSpec& a, const SideSpec& b) {
+    std::string s = fmt::format("variant={},{},max-plies={},", R::kName, limit_key, max_plies);
+    if (const auto name = args.get("ballots"))
+        s += "ballots=" + play::journal_value(*name);
+    else if (const auto file = args.get("openings-file"))
+        s += "openings-file=" + play::journal_value(*file);
+    else
+        s += fmt::format("opening-plies={}", args.get_int("opening-plies", 2, 0, 4));
+    s += fmt::format(",threads={},hash={},egtb={}", threads, hash,
+                     tables.dir.empty() ? "none" : play::journal_value(tables.dir));
+    for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+        if (spec->kind != SideSpec::Kind::kEngine) {
+            s += fmt::format(",{}={}:{}", letter,
+                             spec->kind == SideSpec::Kind::kHub ? "hub" : "dxp",
+                             play::journal_value(spec->target));
+            continue;
+        }
+        const Settings& t = spec->settings;
+        for (const play::TuningKey& k : play::kTuningKeys)
+            s += fmt::format(",{}.{}={}", letter, k.key, t.tuning.*k.field ? "on" : "off");
+        // The evaluation by its weights, so that a weights file rewritten between the runs is
+        // seen.
+        s += fmt::format(",{}.eval={}", letter,
+                         cli::eval_identity(
+                             cli::weights_choice(t.eval, args.variant(), t.eval_from).get()));
+        if (!t.book.file.empty())
+            s += fmt::format(",{0}.book={1},{0}.book-ply={2},{0}.book-margin={3}", letter,
+                             play::journal_value(t.book.file), t.book.max_ply, t.book.margin);
+        if (t.threads) s += fmt::format(",{}.threads={}", letter, t.threads);
+        if (t.hash) s += fmt::format(",{}.hash={}", letter, t.hash);
+        if (!tables.dir.empty()) s += fmt::format(",{}.egtb={}", letter, t.tables ? "on" : "off");
+    }
+    return s;
+}
+
+// The games of an interrupted match, resumed: FILE.tmp's pairs that FILE.journal vouches for.
+template <class R>
+struct Resumed {
+    std::vector<std::array<play::Game<R>, 2>> pairs;
+    std::vector<play::PairEntry> entries;  // one per pair, in opening order
+};
+
+// A game of FILE.tmp as the match played it: the opening, the moves, and the result and ending
+// from the Result and the comment after the last move (pdn_game writes them).
+template <class R>
+play::Game<R> game_of_record(const pdn::Game<R>& g, const std::string& where) {
+    play::Game<R> out;
+    out.opening = g.start;
+    for (const auto& pm : g.moves) {
+        out.moves.push_back(pm.move);
+        out.move_texts.push_back(move_text<R>(pm));
+    }
+    if (g.result == "1-0")
+        out.winner = Color::kWhite;
+    else if (g.result == "0-1")
+        out.winner = Color::kBlack;
+    else if (g.result != "1/2-1/2")
+        throw std::runtime_error(where + ": result '" + g.result + "', not a match's");
+    const std::string ending(g.moves.empty() ? std::string_view(g.comment)
+                                             : g.comment_after(g.moves.size() - 1));
+    for (const auto e : {play::Ending::kNoMove, play::Ending::kRepetition, play::Ending::kDrawRule,
+                         play::Ending::kMaxPlies})
+        if (ending == play::ending_name(e)) out.ending = e;
+    constexpr std::string_view kForfeit = "forfeit by ";
+    if (ending.starts_with(kForfeit)) {
+        out.ending = play::Ending::kForfeit;
+        const auto colon = ending.find(": ");
+        out.reason = colon == std::string::npos ? std::string() : ending.substr(colon + 2);
+    } else if (out.ending_text() != ending) {
+        throw std::runtime_error(where + ": ending '" + ending + "', not a match's");
+    }
+    return out;
+}
+
+// Reads FILE.journal and FILE.tmp for a match with `settings`. Throws UsageError when there is no
+// journal (the games of a match from before journals, or of another program) or it was written
+// with other settings or openings. A pair whose games fail their checksum is reported, and it and
+// everything after it are dropped (played again).
+template <class R>
+Resumed<R> resume_match(const std::string& pgn, const std::string& settings,
+                        const std::vector<play::Opening<R>>& openings) {
+    const std::string tmp = pgn + ".tmp", journal_path = pgn + ".journal";
+    std::error_code ec;
+    std::optional<play::Journal> journal;
+    if (std::filesystem::is_regular_file(journal_path, ec))
+        journal = play::parse_journal(file_io::read_all(journal_path));
+    const std::string move_away = "move it away (or remove it) to play again";
+    if (!journal)
+        throw cli::UsageError("--pgn: '" + tmp + "' holds the games of an interrupted match" +
+                              " without its journal '" + journal_path + "'; " + move_away);
+    if (journal->settings != settings)
+        throw cli::UsageError(fmt::format(
+            "--pgn: '{}' holds the games of an interrupted match with other settings ({}); give "
+            "them to resume it, or {}",
+            tmp, settings_change(journal->settings, settings), move_away));
+    const std::string text = file_io::read_all(tmp);
+    Resumed<R> out;
+    std::uint64_t begin = 0;
+    for (const auto& e : journal->pairs) {
+        if (e.end > text.size() || XXH64(text.data() + begin, e.end - begin, 0) != e.digest) {
+            cli::eprint("match: {} is damaged: the games of opening {} fail their check; they "
+                        "and the {} bytes after them are dropped, and played again\n",
+                        tmp, e.number, text.size() - begin);
+            break;
+        }
+        out.entries.push_back(e);
+        begin = e.end;
+    }
+    std::istringstream in(text.substr(0, begin));
+    pdn::Reader reader(in);
+    pdn::RawGame raw;
+    for (std::size_t k = 0; k < out.entries.size(); ++k) {
+        auto& pair = out.pairs.emplace_back();
+        for (std::size_t g = 0; g < 2; ++g) {
+            const std::string round = fmt::format("{}.{}", k + 1, g + 1);
+            const std::string where = fmt::format("'{}', game {}", tmp, round);
+            pdn::Game<R> game;
+            if (!reader.next(raw)) throw std::runtime_error(where + ": missing");
+            if (const auto problem = pdn::replay<R>(raw, game))
+                throw std::runtime_error(where + ": " + problem->message);
+            const pdn::Tag* tag = raw.tag("Round");
+            if (!tag || tag->value != round)
+                throw std::runtime_error(where + ": its Round tag is not " + round);
+            if (k < openings.size() && !(game.start == openings[k].position))
+                throw cli::UsageError(fmt::format(
+                    "--pgn: '{}' holds the games of an interrupted match from other openings "
+                    "(opening {} was {}, now {}); {}",
+                    tmp, k + 1, to_fen<R>(game.start), to_fen<R>(openings[k].position),
+                    move_away));
+            pair[g] = game_of_record<R>(game, where);
+        }
+    }
+    return out;
+}
+
 template <class R>
 int run(const cli::Args& args) {
     const search::Tuning defaults = search::Tuning::defaults_for<R>();
@@ -458,20 +590,23 @@ int run(const cli::Args& args) {
 
     search::Limits limits;
     play::GameRules rules;
-    std::string limit_text;
+    std::string limit_text, limit_key;  // "depth 6" as the output gives it, "depth=6" in the journal
     int given = 0;
     if (args.has("depth")) {
         limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
         limit_text = fmt::format("depth {}", limits.depth);
+        limit_key = fmt::format("depth={}", limits.depth);
     }
     if (args.has("nodes")) {
         limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
         limit_text = fmt::format("nodes {}", limits.nodes);
+        limit_key = fmt::format("nodes={}", limits.nodes);
     }
     if (args.has("movetime")) {
         limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX / 4), ++given;
         rules.time.movetime_ms = limits.movetime_ms;
         limit_text = fmt::format("movetime {} ms", limits.movetime_ms);
+        limit_key = fmt::format("movetime={}", limits.movetime_ms);
     }
     if (const auto tc = args.get("tc")) {
         const auto grace = rules.time.grace_ms;
@@ -479,12 +614,14 @@ int run(const cli::Args& args) {
         rules.time.grace_ms = grace;
         ++given;
         limit_text = fmt::format("tc {}", *tc);
+        limit_key = "tc=" + play::journal_value(*tc);
     }
     if (given > 1)
         throw cli::UsageError("give at most one of --depth, --nodes, --movetime and --tc");
     if (given == 0) {
         limits.depth = 6;
         limit_text = "depth 6";
+        limit_key = "depth=6";
     }
     rules.time.grace_ms = args.get_int("grace", 1000, 0, 3600000);
     if (!engine_a || !engine_b) rules.time.untimed_wait_ms = 60000 + rules.time.grace_ms;
@@ -581,21 +718,38 @@ int run(const cli::Args& args) {
     }
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
     // there) and FILE.tmp becomes FILE by a rename at the end: FILE is never half written.
+    // FILE.journal says which of them are whole pairs and with what settings they were played,
+    // so that the same command resumes an interrupted match (play/journal.hpp).
     std::optional<std::string> pgn;
     if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
     std::ofstream pdn_out;
-    std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp is this match's alone
+    std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp and FILE.journal: this match's
+    const auto close_file = [](std::FILE* f) {
+        if (f) std::fclose(f);
+    };
+    std::unique_ptr<std::FILE, decltype(close_file)> journal(nullptr, close_file);
+    Resumed<R> resumed;
+    std::uint64_t pdn_bytes = 0;  // FILE.tmp's length
     if (pgn) {
         pgn_lock = cli::lock_tmp("pgn", *pgn);
-        // FILE.tmp with games in it, and no match writing it (the lock): the games of an
-        // interrupted match, which a new one would throw away.
+        const std::string tmp = *pgn + ".tmp", journal_path = *pgn + ".journal";
+        const std::string settings = match_settings<R>(args, limit_key, rules.max_plies, threads,
+                                                       hash, tables, spec_a, spec_b);
+        std::string head = play::journal_head(settings);
         std::error_code ec;
-        if (std::filesystem::file_size(*pgn + ".tmp", ec) > 0 && !ec)
-            throw cli::UsageError("--pgn: '" + *pgn +
-                                  ".tmp' holds the games of an interrupted match; move it "
-                                  "away (or remove it) to play again");
-        pdn_out.open(*pgn + ".tmp", std::ios::binary | std::ios::trunc);
-        if (!pdn_out) throw cli::UsageError("cannot write '" + *pgn + ".tmp'");
+        if (std::filesystem::file_size(tmp, ec) > 0 && !ec) {
+            resumed = resume_match<R>(*pgn, settings, openings);
+            // FILE.tmp cut after the last whole pair, the journal rewritten with their lines.
+            pdn_bytes = resumed.entries.empty() ? 0 : resumed.entries.back().end;
+            std::filesystem::resize_file(tmp, pdn_bytes, ec);
+            if (ec) throw std::runtime_error("cannot write '" + tmp + "': " + ec.message());
+            for (const auto& e : resumed.entries) head += play::pair_line(e);
+        }
+        pdn_out.open(tmp, std::ios::binary | std::ios::app);
+        if (!pdn_out) throw cli::UsageError("cannot write '" + tmp + "'");
+        file_io::replace_file(journal_path, head);
+        journal.reset(std::fopen(journal_path.c_str(), "ab"));
+        if (!journal) throw std::runtime_error("cannot write '" + journal_path + "'");
     }
 
     for (auto& slot : slots) {
@@ -615,17 +769,28 @@ int run(const cli::Args& args) {
     fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies{}\n", event, name_a, name_b,
                openings.size(), opening_text, 2 * openings.size(), rules.max_plies,
                concurrency > 1 ? fmt::format(", {} at once", concurrency) : std::string());
+    const std::size_t first = std::min(resumed.entries.size(), openings.size());
+    if (!resumed.entries.empty())
+        fmt::print("resumed from {}.tmp: {} of {} openings played\n", *pgn, first,
+                   openings.size());
     if (sprt)
         fmt::print("SPRT elo0 {:g} elo1 {:g} alpha {:g} beta {:g}: bounds [{:.2f}, {:.2f}]\n",
                    sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt->lower(), sprt->upper());
     std::fflush(stdout);
 
     // The slots take openings in order; the pairs are counted and written in opening order.
-    using Pair = std::array<play::Game<R>, 2>;
-    std::vector<std::optional<Pair>> results(openings.size());
+    // A pair comes with what each side spent on it (A, B): its engine's statistics, taken by
+    // the slot that played it, and the times of its moves.
+    struct PairResult {
+        std::array<play::Game<R>, 2> games;
+        std::array<play::SideSpent, 2> spent;
+    };
+    std::vector<std::optional<PairResult>> results(openings.size());
+    for (std::size_t i = 0; i < first; ++i)
+        results[i] = PairResult{std::move(resumed.pairs[i]), resumed.entries[i].sides};
     std::mutex mutex;
     std::condition_variable ready;
-    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> next{first};
     std::atomic<bool> stop{false};
     // Set when the match has its answer (an SPRT decision) or is interrupted: the games under way
     // end before their next move and are thrown away, rather than played out for nothing.
@@ -640,9 +805,14 @@ int run(const cli::Args& args) {
         workers.emplace_back([&, s = slot.get()] {
             try {
                 for (std::size_t i; !stop && (i = next++) < openings.size();) {
-                    auto pair = play::play_contest_pair<R>(*s->ca, *s->cb, openings[i].position, rules);
+                    const play::PlayerStats a0 = s->stats_a, b0 = s->stats_b;
+                    PairResult r{play::play_contest_pair<R>(*s->ca, *s->cb, openings[i].position,
+                                                            rules),
+                                 {}};
+                    r.spent[0].stats = s->stats_a - a0;
+                    r.spent[1].stats = s->stats_b - b0;
                     const std::lock_guard lock(mutex);
-                    results[i] = std::move(pair);
+                    results[i] = std::move(r);
                     ready.notify_all();
                 }
             } catch (...) {
@@ -657,11 +827,11 @@ int run(const cli::Args& args) {
     std::optional<play::SprtDecision> decided;
     double llr = 0;
     std::vector<Decisive<R>> analysed;  // the games a side won, for --analyse-losses
-    // The wall time each side took to answer, summed over its moves, and its longest answer.
-    std::array<MoveTimes, 2> times{};  // A, B
+    std::array<play::SideSpent, 2> spent{};  // A, B, over the pairs counted
+    std::uint64_t counted_bytes = 0;  // FILE.tmp's length after the last pair counted
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
-        Pair pair;
+        PairResult result;
         {
             std::unique_lock lock(mutex);
             while (!ready.wait_for(lock, std::chrono::milliseconds(50),
@@ -672,13 +842,14 @@ int run(const cli::Args& args) {
                 interrupted = true;
                 break;
             }
-            pair = std::move(*results[i]);
+            result = std::move(*results[i]);
             results[i].reset();
         }
+        const bool replayed = i < first;  // resumed: counted again, written before
         const auto& op = openings[i];
         std::string line, record;
         for (int g = 0; g < 2; ++g) {
-            const auto& game = pair[std::size_t(g)];
+            const auto& game = result.games[std::size_t(g)];
             // A has White in the first game and Black in the second.
             const Color colour_a = g == 0 ? Color::kWhite : Color::kBlack;
             const double pa = game.points(colour_a);
@@ -692,7 +863,7 @@ int run(const cli::Args& args) {
             if (game.ending == play::Ending::kForfeit) ++(pa == 0 ? forfeits_a : forfeits_b);
             Color mover = game.opening.side;
             for (const std::int64_t ms : game.move_ms) {
-                times[mover == colour_a ? 0 : 1].add(ms);
+                result.spent[mover == colour_a ? 0 : 1].times.add(ms);
                 mover = ~mover;
             }
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
@@ -700,12 +871,27 @@ int run(const cli::Args& args) {
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
                                         g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
         }
+        spent[0].add(result.spent[0]);
+        spent[1].add(result.spent[1]);
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
-        if (pgn) {
+        if (pgn && replayed) counted_bytes = resumed.entries[i].end;
+        if (pgn && !replayed) {
+            // The games, then the journal's line for them: a match killed in between has games
+            // in FILE.tmp past its journal, which a resume cuts off.
             pdn_out << record;
             pdn_out.flush();
-            if (!pdn_out) {  // a full disk: the games under way end before the error is reported
+            bool written = bool(pdn_out);
+            if (written) {
+                pdn_bytes += record.size();
+                counted_bytes = pdn_bytes;
+                const play::PairEntry entry{i + 1, pdn_bytes,
+                                            XXH64(record.data(), record.size(), 0), result.spent};
+                const std::string text = play::pair_line(entry);
+                written = std::fwrite(text.data(), 1, text.size(), journal.get()) == text.size() &&
+                          std::fflush(journal.get()) == 0;
+            }
+            if (!written) {  // a full disk: the games under way end before the error is reported
                 const std::lock_guard lock(mutex);
                 if (!failure)
                     failure = std::make_exception_ptr(std::runtime_error(
@@ -730,12 +916,20 @@ int run(const cli::Args& args) {
     abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
-    if (pgn && interrupted) {
-        pdn_out.close();  // the games so far stay in FILE.tmp, as a killed match leaves them
-    } else if (pgn) {
+    if (pgn) {
+        // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match
+        // leaves them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer
+        // openings, or whose test is decided sooner, counts fewer than it holds) and becomes FILE.
         pdn_out.close();
-        if (!pdn_out || std::rename((*pgn + ".tmp").c_str(), pgn->c_str()) != 0)
-            throw std::runtime_error("cannot rename '" + *pgn + ".tmp' to '" + *pgn + "'");
+        const std::string tmp = *pgn + ".tmp";
+        if (!interrupted) {
+            std::error_code ec;
+            if (!pdn_out || (std::filesystem::resize_file(tmp, counted_bytes, ec), ec) ||
+                std::rename(tmp.c_str(), pgn->c_str()) != 0)
+                throw std::runtime_error("cannot rename '" + tmp + "' to '" + *pgn + "'");
+            journal.reset();
+            std::remove((*pgn + ".journal").c_str());
+        }
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -749,28 +943,22 @@ int run(const cli::Args& args) {
         elo = "+0.0 +/- inf";  // no game finished (an interrupted match): nothing known
     else
         elo = e.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one
-    // What each side spent: at a fixed depth a pruning shows here as fewer nodes per move.
+    // What each side spent over the games counted: at a fixed depth a pruning shows here as
+    // fewer nodes per move. Another program says what it spent itself, in this run.
     for (const char* letter : {"A", "B"}) {
         const bool a_side = letter[0] == 'A';
-        std::string spent;
+        const play::SideSpent& side = spent[a_side ? 0 : 1];
+        std::string text;
         if (a_side ? engine_a : engine_b) {
-            play::PlayerStats total;
-            for (const auto& slot : slots) {
-                const auto& st = a_side ? slot->stats_a : slot->stats_b;
-                total.nodes += st.nodes;
-                total.moves += st.moves;
-                total.depth_sum += st.depth_sum;
-            }
-            spent = play::stats_text(total);
+            text = play::stats_text(side.stats);
         } else {
             for (const auto& slot : slots) {
                 const std::string one = (a_side ? slot->ca : slot->cb)->spent();
-                if (!one.empty()) spent += spent.empty() ? one : "; " + one;
+                if (!one.empty()) text += text.empty() ? one : "; " + one;
             }
         }
-        const MoveTimes& t = times[a_side ? 0 : 1];
-        if (!spent.empty() && t.moves > 0) spent += ", " + t.text();
-        if (!spent.empty()) fmt::print("{}: {}\n", letter, spent);
+        if (!text.empty() && side.times.moves > 0) text += ", " + side.times.text();
+        if (!text.empty()) fmt::print("{}: {}\n", letter, text);
     }
     if (forfeits_a + forfeits_b > 0 || !engine_a || !engine_b)
         fmt::print("forfeits: A {}, B {}\n", forfeits_a, forfeits_b);
@@ -783,7 +971,9 @@ int run(const cli::Args& args) {
     if (interrupted) {
         cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
                     openings.size(),
-                    pgn ? "; their games are in " + *pgn + ".tmp" : std::string());
+                    pgn ? "; their games are in " + *pgn +
+                              ".tmp, and the same command resumes the match"
+                        : std::string());
         return 130;
     }
     if (analyse) {

@@ -436,7 +436,8 @@ std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::strin
     for (std::size_t at = text.find_first_not_of(kBlanks); at != std::string_view::npos;
          at = text.find_first_not_of(kBlanks, at)) {
         const std::size_t end = std::min(text.find_first_of(kBlanks, at), text.size());
-        std::string_view token = text.substr(at, end - at);
+        const std::string_view word = text.substr(at, end - at);
+        std::string_view token = word;
         at = end;
         const auto digits = token.find_first_not_of("0123456789");
         if (digits > 0 && digits != std::string_view::npos && token[digits] == '.') {
@@ -444,7 +445,11 @@ std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::strin
             if (move == std::string_view::npos) continue;  // a move number
             token.remove_prefix(move);  // a move number written against its move: "1.c3-d4"
         }
-        const std::string place = " (move " + std::to_string(out.size() + 1) + " of the line)";
+        // The word as written where a move number stood against the move ("11.15": is 15 the
+        // move, or a mistyped 11-15?).
+        const std::string place =
+            (token.size() < word.size() ? " (in '" + std::string(word) + "', move " : " (move ") +
+            std::to_string(out.size() + 1) + " of the line)";
         if (token == "2-0" || token == "0-2" || token == "1-1" || token == "0-0" || token == "1-0" ||
             token == "0-1" || token == "1/2-1/2" || token == "\xC2\xBD-\xC2\xBD" ||
             token == "\xBD-\xBD" || token == "*") {

@@ -297,6 +297,38 @@ struct PlayerStats {
     std::uint64_t nodes = 0;
     int moves = 0;
     int depth_sum = 0;  // completed iterations, summed over the moves
+
+    PlayerStats& operator+=(const PlayerStats& o) {
+        nodes += o.nodes;
+        moves += o.moves;
+        depth_sum += o.depth_sum;
+        return *this;
+    }
+    // What was spent since `before` was taken.
+    PlayerStats operator-(const PlayerStats& before) const {
+        return {nodes - before.nodes, moves - before.moves, depth_sum - before.depth_sum};
+    }
+};
+
+// The wall time one side took over its moves, as the harness timed them (the request to the
+// answer, whichever program answered): "98.4 ms/move, longest 131 ms" on the match's summary.
+struct MoveTimes {
+    std::int64_t total_ms = 0, longest_ms = 0;
+    std::int64_t moves = 0;
+    void add(std::int64_t ms) {
+        total_ms += ms;
+        longest_ms = std::max(longest_ms, ms);
+        ++moves;
+    }
+    void add(const MoveTimes& o) {
+        total_ms += o.total_ms;
+        longest_ms = std::max(longest_ms, o.longest_ms);
+        moves += o.moves;
+    }
+    std::string text() const {
+        return fmt::format("{:.1f} ms/move, longest {} ms", double(total_ms) / double(moves),
+                           longest_ms);
+    }
 };
 
 // "N moves, X nodes/move, mean depth D", as the match's summary gives it.
