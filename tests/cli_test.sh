@@ -634,6 +634,14 @@ for opt in "perft --depth 2 --checkpoint" "dxp --connect 127.0.0.1:1 --pdn"; do
   check "$name-empty" 2 '^$' "^dambit $name: --${opt##*--}: empty file name\$" -- $opt ''
   check "$name-dir" 2 '^$' "--${opt##*--}: '$fx/adir' is a directory" -- $opt "$fx/adir"
 done
+# The files read whole (weights, books) are never opened unless they are regular files: a FIFO
+# would block the open for ever, and /dev/zero would be read until memory runs out.
+check eval-fifo 2 '^$' "cannot read weights file '$fx/fifo': not a regular file" -- \
+  search --depth 1 --eval "$fx/fifo"
+check eval-device 2 '^$' "cannot read weights file '/dev/zero': not a regular file" -- \
+  search --depth 1 --eval /dev/zero
+check book-fifo 2 '^$' "cannot read '$fx/fifo': not a regular file" -- book probe --book "$fx/fifo"
+check book-device 2 '^$' "cannot read '/dev/zero': not a regular file" -- search --depth 1 --book /dev/zero
 check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
   tune --data "$fx/none.dat," --out "$fx/w.dbw"
 check tune-k-zero 2 '^$' "bad value '0' for --k" -- tune --data "$fx/none.dat" --out "$fx/w.dbw" --k 0
@@ -782,6 +790,14 @@ out=$(printf 'hub\nset-param name=egtb value=%s\ninit\nping\nquit\n' "$fx/no-suc
 if grep -q "^error message=\"no table directory '$fx/no-such-dir' for egtb (no tables are used)\"\$" <<<"$out" &&
    grep -q '^ready$' <<<"$out" && grep -q '^pong$' <<<"$out"; then
   pass=$((pass + 1)); else echo "FAIL hub-egtb-no-dir: ${out: -300}"; fail=$((fail + 1)); fi
+# Weights and a book that are a FIFO or a device: an error each, then ready (the engine read
+# /dev/zero until the kernel killed it, and blocked on the FIFO, deaf even to quit).
+out=$(printf 'hub\nset-param name=eval value=/dev/zero\nset-param name=book value=%s\ninit\nping\nquit\n' \
+  "$fx/fifo" | timeout 20 "$dambit" hub 2>&1)
+if grep -q "^error message=\"eval /dev/zero: cannot read weights file '/dev/zero': not a regular file" <<<"$out" &&
+   grep -q "^error message=\"book cannot read '$fx/fifo': not a regular file" <<<"$out" &&
+   grep -q '^ready$' <<<"$out" && grep -q '^pong$' <<<"$out"; then
+  pass=$((pass + 1)); else echo "FAIL hub-eval-book-not-regular: ${out: -300}"; fail=$((fail + 1)); fi
 check analyse-factor-alone 2 '^$' '^dambit match: --analyse-factor goes with --analyse-losses$' -- \
   match --depth 1 --openings 1 --analyse-factor 5
 # -h is --help for every subcommand, as for dambit itself.

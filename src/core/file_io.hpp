@@ -118,9 +118,20 @@ inline void check_readable(const std::string& path, std::string_view kind = {}) 
                                  "'" + path + "': " + std::strerror(error));
 }
 
-// The whole file; throws std::runtime_error("cannot read 'PATH': REASON").
-inline std::string read_all(const std::string& path) {
-    check_readable(path);
+// check_readable, and PATH must be a regular file: a FIFO would block the open (and a read
+// waits for a writer that may never come), a device such as /dev/zero never ends. Throws
+// std::runtime_error("cannot read [KIND ]'PATH': not a regular file").
+inline void check_regular(const std::string& path, std::string_view kind = {}) {
+    check_readable(path, kind);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw std::runtime_error("cannot read " + (kind.empty() ? "" : std::string(kind) + " ") +
+                                 "'" + path + "': not a regular file");
+}
+
+// The whole of a regular file; throws std::runtime_error("cannot read [KIND ]'PATH': REASON").
+inline std::string read_all(const std::string& path, std::string_view kind = {}) {
+    check_regular(path, kind);
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
     std::string out;

@@ -2,10 +2,8 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -157,12 +155,7 @@ std::string weights_bytes(const LearnedWeights& w) {
 }
 
 LearnedWeights read_weights_file(const std::string& path) {
-    file_io::check_readable(path, "weights file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(fmt::format("cannot read weights file '{}'", path));
-    std::stringstream s;
-    s << in.rdbuf();
-    return parse_weights(s.str(), path);
+    return parse_weights(file_io::read_all(path, "weights file"), path);
 }
 
 void write_weights_file(const std::string& path, const LearnedWeights& w) {
