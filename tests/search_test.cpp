@@ -459,7 +459,7 @@ void check_draw_limit(const Position<R>& p, std::uint16_t DrawCounters::*counter
 
 TEST_CASE("the move-count draw rules of Russian and International", "[search][draw]") {
     constexpr auto kKingsOnly = &DrawCounters::kings_only;
-    constexpr auto kSameMaterial = &DrawCounters::same_material;
+    constexpr auto kSameMaterial = &DrawCounters::material;
     // Russian: 15 moves of each side (30 plies) with only kings moving.
     const auto ru = parse_fen<Russian>("W:WKa1,c3:BKh8,f6");
     check_draw_limit(ru, kKingsOnly, 30);
@@ -470,24 +470,87 @@ TEST_CASE("the move-count draw rules of Russian and International", "[search][dr
     // International: two kings against a king, 5 moves; three pieces with a king, 16 moves.
     check_draw_limit(parse_fen<International>("W:WK1,K7:BK50"), kSameMaterial, 10);
     check_draw_limit(parse_fen<International>("W:WK40,45,48:BK11"), kSameMaterial, 32);
+    // International, king against king is one of the 5-move endings (KNDB: "one king against at
+    // most two pieces including a king"; FMJD likewise).
+    check_draw_limit(parse_fen<International>("W:WK1:BK50"), kSameMaterial, 10);
+    check_draw_limit(parse_fen<International>("W:WK1,20:BK50"), kSameMaterial, 10);
+    // A lone man is no lone king, and a lone king against men alone is no such ending either.
+    DrawCounters long_count;
+    long_count.material = 1000;
+    CHECK_FALSE(drawn_by_counters(parse_fen<International>("W:WK1:B30"), long_count));
+    CHECK_FALSE(drawn_by_counters(parse_fen<International>("W:W20,30:BK50"), long_count));
     // International, 25 moves of each side with only kings: 50 plies.
     check_draw_limit(parse_fen<International>("W:WK1,K7,20:BK50,K45,30"), kKingsOnly, 50);
     DrawCounters c;
     // Czech has only the repetition rule.
     c.kings_only = 200;
-    c.same_material = 200;
+    c.material = 200;
     CHECK_FALSE(drawn_by_counters(parse_fen<Czech>("W:WKa1,c3:BKh8,f6"), c));
     // Counting: a king move adds a ply, a man move or a capture resets.
     const auto p = parse_fen<Russian>("W:WKa1,c3:BKh8,f6");
     DrawCounters d;
     d.kings_only = 7;
-    d.same_material = 7;
+    d.material = 7;
     MoveList<Russian::Geometry> list;
     generate<Russian>(p, list);
     for (const auto& m : list) {
         const DrawCounters e = d.after(p, m);
         CHECK(e.kings_only == (m.king_moves() ? 8 : 0));
-        CHECK(e.same_material == (m.is_capture() || m.promotes() ? 0 : 8));
+        CHECK(e.material == (m.is_capture() || m.promotes() ? 0 : 8));
+    }
+}
+
+TEST_CASE("International's lone-king endings count from the position that began them",
+          "[search][draw]") {
+    // White K28 and men 6, 7 against the king on 45: sixteen moves, begun before. A promotion
+    // (6-1 or 7-1, 7-2) leaves an ending of the same kind, so the count goes on, as does every
+    // other move (none captures: 45's diagonals 45-40-...-7-1 and 45-50 hold no piece that can
+    // be taken by White, and White's K28 sees no black piece on 28-32-37-41-46, 28-23-19-14-10-5,
+    // 28-33-39-44-50 or 28-22-17-11-6).
+    const auto sixteen = parse_fen<International>("W:WK28,6,7:BK45");
+    DrawCounters d;
+    d.material = 7;
+    MoveList<International::Geometry> list;
+    generate<International>(sixteen, list);
+    int promotions = 0;
+    for (const auto& m : list) {
+        REQUIRE_FALSE(m.is_capture());
+        promotions += m.promotes();
+        CHECK(d.after(sixteen, m).material == 8);
+    }
+    CHECK(promotions == 3);
+    // The lone king takes one of three pieces (Black K45 takes 12 on 45-40-34-29-23-18-12-7,
+    // landing on 7 or 1: the only capture): five moves from now, but no longer than what was left
+    // of the sixteen. After 25 plies of the sixteen moves 6 are left (32 - 26), fewer than 10;
+    // after 5, 10 are left.
+    const auto capture = parse_fen<International>("B:WK50,12,20:BK45");
+    MoveList<International::Geometry> takes;
+    generate<International>(capture, takes);
+    REQUIRE(takes.size() == 2);
+    for (const auto& m : takes) {
+        REQUIRE(m.is_capture());
+        const Position<International> after = capture.play(m);
+        DrawCounters late, early;
+        late.material = 25;
+        early.material = 5;
+        CHECK(plies_to_counter_draw(after, late.after(capture, m)) == 6);
+        CHECK(plies_to_counter_draw(after, early.after(capture, m)) == 10);
+        // The same from the game record as positions (pdn, hub and dxp games replayed).
+        CHECK(plies_to_counter_draw(after, late.after(capture, after)) == 6);
+    }
+    // An ending that arises starts its count: a king and a man against a king and a man, where
+    // the black man is taken (White K1 takes 7 on 1-7-12-...-40, landing anywhere up to 40: the
+    // only captures), leaves two pieces against a lone king: ten plies from here, whatever the
+    // count was.
+    const auto arises = parse_fen<International>("W:WK1,36:BK45,7");
+    MoveList<International::Geometry> first;
+    generate<International>(arises, first);
+    REQUIRE(first.size() == 6);
+    for (const auto& m : first) {
+        REQUIRE(m.is_capture());
+        DrawCounters c;
+        c.material = 30;
+        CHECK(plies_to_counter_draw(arises.play(m), c.after(arises, m)) == 10);
     }
 }
 

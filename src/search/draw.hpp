@@ -1,8 +1,9 @@
 // The variants' draw rules (RULES.md §5) as counters carried along a line of play.
 //
 // Repetition is checked by the search from its key history; this file holds the move-count rules,
-// which need two counters: plies since the last man move or capture (only kings moving), and plies
-// since the last capture or promotion (no change of material).
+// which need two counters: plies since the last man move or capture (only kings moving), and the
+// plies the material rules count (Russian: since the last capture or promotion; International:
+// since the lone-king ending began).
 #pragma once
 
 #include <algorithm>
@@ -14,17 +15,75 @@
 
 namespace dambit::search {
 
-struct DrawCounters {
-    std::uint16_t kings_only = 0;     // plies since a man moved or a piece was taken
-    std::uint16_t same_material = 0;  // plies since a piece was taken or a man promoted
+namespace draw_detail {
 
-    // The counters after `m` is played in `p` (the move alone decides; the position is there for
-    // overload resolution against the position-pair form below).
+// International's endings of a lone king (FMJD; KNDB's rules say "after a position arose of one
+// king against at most two pieces including a king", and of "three pieces including a king"):
+// the side with one piece, a king, against at most two pieces of which one is a king (5 moves
+// each, 10 plies), or three (16 moves each, 32 plies). King against king is one of the first.
+enum class LoneKing { kNone, kFive, kSixteen };
+inline constexpr int kFivePlies = 10, kSixteenPlies = 32;
+
+// From the pieces and kings of White (n[0], k[0]) and Black.
+constexpr LoneKing lone_king(const int (&n)[2], const int (&k)[2]) {
+    for (int lone = 0; lone < 2; ++lone) {
+        const int strong = 1 - lone;
+        if (n[lone] != 1 || k[lone] != 1 || k[strong] == 0) continue;
+        if (n[strong] <= 2) return LoneKing::kFive;
+        if (n[strong] == 3) return LoneKing::kSixteen;
+    }
+    return LoneKing::kNone;
+}
+
+template <class R>
+LoneKing lone_king(const Position<R>& p) {
+    if (popcount(p.pieces[0] | p.pieces[1]) > 4) return LoneKing::kNone;
+    const int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
+    const int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
+    return lone_king(n, k);
+}
+
+// The count of the lone-king rules after a move from an ending `before` to one `after`, the
+// count being `plies` before it. An ending that arises starts at 0; one that goes on counts
+// on, through captures and promotions (the position of its kind arose before them); and when a
+// capture turns sixteen moves into five, the five cannot outlast what was left of the sixteen.
+constexpr std::uint16_t lone_king_plies(LoneKing before, LoneKing after, int plies) {
+    if (after == LoneKing::kNone || before == LoneKing::kNone) return 0;
+    if (before == LoneKing::kSixteen && after == LoneKing::kFive)
+        return std::uint16_t(std::max(0, plies + 1 - (kSixteenPlies - kFivePlies)));
+    return std::uint16_t(plies + 1);
+}
+
+}  // namespace draw_detail
+
+struct DrawCounters {
+    std::uint16_t kings_only = 0;  // plies since a man moved or a piece was taken
+    // The plies the material rules count: in Russian since a piece was taken or a man promoted;
+    // in International since the lone king's ending began (draw_detail::lone_king_plies).
+    std::uint16_t material = 0;
+
+    // The counters after `m` is played in `p`.
     template <class R>
-    DrawCounters after(const Position<R>&, const Move<typename R::Geometry>& m) const {
+    DrawCounters after(const Position<R>& p, const Move<typename R::Geometry>& m) const {
         DrawCounters d = *this;
         d.kings_only = m.is_capture() || !m.king_moves() ? 0 : std::uint16_t(kings_only + 1);
-        d.same_material = m.is_capture() || m.promotes() ? 0 : std::uint16_t(same_material + 1);
+        if constexpr (std::is_same_v<R, International>) {
+            const int total = popcount(p.pieces[0] | p.pieces[1]);
+            if (total - popcount(m.captured) > 4) {  // no lone king's ending after the move
+                d.material = 0;
+                return d;
+            }
+            const int mover = int(p.side), other = 1 - mover;
+            int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
+            int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
+            const auto before = draw_detail::lone_king(n, k);
+            k[mover] += m.promotes() ? 1 : 0;
+            n[other] -= popcount(m.captured);
+            k[other] -= popcount(m.captured & p.kings);
+            d.material = draw_detail::lone_king_plies(before, draw_detail::lone_king(n, k), material);
+        } else {
+            d.material = m.is_capture() || m.promotes() ? 0 : std::uint16_t(material + 1);
+        }
         return d;
     }
 
@@ -40,7 +99,11 @@ struct DrawCounters {
             popcount(b.kings & b.pieces[mover]) > popcount(a.kings & a.pieces[mover]);
         DrawCounters d = *this;
         d.kings_only = capture || man_moved ? 0 : std::uint16_t(kings_only + 1);
-        d.same_material = capture || promoted ? 0 : std::uint16_t(same_material + 1);
+        if constexpr (std::is_same_v<R, International>)
+            d.material = draw_detail::lone_king_plies(draw_detail::lone_king(a),
+                                                      draw_detail::lone_king(b), material);
+        else
+            d.material = capture || promoted ? 0 : std::uint16_t(material + 1);
         return d;
     }
 };
@@ -59,23 +122,21 @@ int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
         const auto w = popcount(p.pieces[0]), b = popcount(p.pieces[1]);
         // Three or more kings against a lone king: 15 moves.
         if ((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1))
-            rule(30, c.same_material);
+            rule(30, c.material);
         // Kings on both sides, material unchanged: 2-3 pieces 5 moves, 4-5 pieces 30, 6-7 60.
         if (wk > 0 && bk > 0) {
             const int n = w + b;
             const int limit = n <= 3 ? 10 : n <= 5 ? 60 : n <= 7 ? 120 : 0;
-            if (limit) rule(limit, c.same_material);
+            if (limit) rule(limit, c.material);
         }
     } else if constexpr (std::is_same_v<R, International>) {
         // FMJD: 25 moves of each side with only kings moving and no capture.
         rule(50, c.kings_only);
-        // A lone king against three pieces with a king: 16 moves; against two: 5 moves.
-        for (int lone = 0; lone < 2; ++lone) {
-            const auto weak = p.pieces[lone], strong = p.pieces[1 - lone];
-            if (popcount(weak) != 1 || !(weak & p.kings) || !(strong & p.kings)) continue;
-            const int n = popcount(strong);
-            if (n == 3) rule(32, c.same_material);
-            if (n == 2) rule(10, c.same_material);
+        // A lone king against three pieces with a king: 16 moves; against one or two: 5 moves.
+        switch (draw_detail::lone_king(p)) {
+            case draw_detail::LoneKing::kFive: rule(draw_detail::kFivePlies, c.material); break;
+            case draw_detail::LoneKing::kSixteen: rule(draw_detail::kSixteenPlies, c.material); break;
+            case draw_detail::LoneKing::kNone: break;
         }
     } else {
         // The other variants here have only the repetition rule.
@@ -88,7 +149,7 @@ int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
 // Whether counters this low leave every move-count rule running (the shortest takes 10 plies): a
 // cheap test before plies_to_counter_draw, for the leaves of a search.
 constexpr bool counters_below_every_rule(const DrawCounters& c) {
-    return c.kings_only < 10 && c.same_material < 10;
+    return c.kings_only < 10 && c.material < 10;
 }
 
 // Whether the move-count rules of variant R declare the position drawn. The caller has already

@@ -294,7 +294,7 @@ private:
     std::uint64_t key_of(std::uint64_t position, const DrawCounters& dc) const {
         if (opt_.draw_rules)
             position ^=
-                (std::uint64_t(dc.kings_only) << 16 | dc.same_material) * 0x9E3779B97F4A7C15ull;
+                (std::uint64_t(dc.kings_only) << 16 | dc.material) * 0x9E3779B97F4A7C15ull;
         return position;
     }
     std::uint64_t key_of(const Position<R>& p, const DrawCounters& dc) const {
