@@ -1,6 +1,5 @@
 // Self-play matches: the game loop's endings, the opening set, reproducibility and the Elo sums.
 #include "play/match.hpp"
-#include "play/journal.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -280,66 +279,4 @@ TEST_CASE("a game in PDN writes captures short when that names one move", "[matc
     const std::string pdn = pdn_game<Russian>(g, "test", "1", "A", "B");
     CHECK(pdn.find("\n1. c3:g7 {") != std::string::npos);
     CHECK(pdn.find("e5") == std::string::npos);
-}
-
-TEST_CASE("the journal of a match reads back what it wrote, up to its first bad line", "[match]") {
-    // Two pairs as the match writes them: numbers 1 and 2, growing ends, and what each side
-    // spent (A, B).
-    PairEntry one{1, 2218, 0x1067b071ef041e82, {}}, two{2, 4400, 0xabc, {}};
-    one.sides[0].stats = {1004390, 84, 756};
-    one.sides[0].times.add(21);
-    one.sides[0].times.add(5);
-    one.sides[1].stats = {17, 2, 3};
-    two.sides[1].times.add(9);
-    const std::string head = journal_head("variant=russian,depth=9");
-    const std::string text = head + pair_line(one) + pair_line(two);
-    const auto j = parse_journal(text);
-    REQUIRE(j);
-    CHECK(j->settings == "variant=russian,depth=9");
-    REQUIRE(j->pairs.size() == 2);
-    CHECK(j->good_bytes == text.size());
-    const PairEntry& r = j->pairs[0];
-    CHECK(r.number == 1);
-    CHECK(r.end == 2218);
-    CHECK(r.digest == 0x1067b071ef041e82);
-    CHECK(r.sides[0].stats.nodes == 1004390);
-    CHECK(r.sides[0].stats.moves == 84);
-    CHECK(r.sides[0].stats.depth_sum == 756);
-    CHECK(r.sides[0].times.moves == 2);
-    CHECK(r.sides[0].times.total_ms == 26);
-    CHECK(r.sides[0].times.longest_ms == 21);
-    CHECK(r.sides[1].stats.depth_sum == 3);
-    CHECK(j->pairs[1].sides[1].times.longest_ms == 9);
-
-    // A line cut short (no line end: the match was killed writing it) ends the journal there.
-    const std::string line2 = pair_line(two);
-    const auto cut = parse_journal(head + pair_line(one) + line2.substr(0, line2.size() - 1));
-    REQUIRE(cut);
-    CHECK(cut->pairs.size() == 1);
-    CHECK(cut->good_bytes == head.size() + pair_line(one).size());
-    // So do a pair out of order, an end that does not grow, a missing or extra number, a letter.
-    PairEntry three = two;
-    three.number = 3;
-    CHECK(parse_journal(head + pair_line(one) + pair_line(three))->pairs.size() == 1);
-    PairEntry back = two;
-    back.end = 2218;
-    CHECK(parse_journal(head + pair_line(one) + pair_line(back))->pairs.size() == 1);
-    CHECK(parse_journal(head + "pair 1 2218 ff 1 2 3 4 5 6 1 2 3 4 5\n")->pairs.empty());
-    CHECK(parse_journal(head + "pair 1 2218 ff 1 2 3 4 5 6 1 2 3 4 5 6 7\n")->pairs.empty());
-    CHECK(parse_journal(head + "pair 1 2218 ff 1 2 3 4 5 6 1 2 3 4 5 x\n")->pairs.empty());
-    CHECK(parse_journal(head + "pair 1 2218 ff 1 2 3 4 5 6 1 2 3 4 5 6\n")->pairs.size() == 1);
-    // Not a journal: another first line, or no settings line.
-    CHECK_FALSE(parse_journal("dambit match journal 2\nsettings x\n"));
-    CHECK_FALSE(parse_journal("dambit match journal 1\n"));
-    CHECK_FALSE(parse_journal(""));
-}
-
-TEST_CASE("a journal's settings keep values with separators whole", "[match]") {
-    // settings_change splits the items at ',' and ' ': a hub command or a path with them must
-    // stay one item, so that the message names the whole value.
-    CHECK(journal_value("hub:python3 kestog-hub.py --a,b") == "hub:python3%20kestog-hub.py%20--a%2Cb");
-    CHECK(journal_value("100%") == "100%25");
-    const std::string then = "depth=9,b=" + journal_value("hub:x y"),
-                      now = "depth=9,b=" + journal_value("hub:x z");
-    CHECK(settings_change(then, now) == "b=hub:x%20y, now b=hub:x%20z");
 }

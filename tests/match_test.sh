@@ -116,9 +116,12 @@ if [ "$status" -eq 0 ] && grep -q '^LLR ' "$tmp/llr0.out" && ! grep -q 'LLR -0\.
 timeout --foreground --preserve-status -s INT 2 "$dambit" match --movetime 10 --openings 40 --pgn "$tmp/int.pdn" \
   >"$tmp/int.out" 2>"$tmp/int.err"
 status=$?
-if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" &&
-   grep -Eq "^dambit match: interrupted after [0-9]+ of 40 openings; their games are in $tmp/int.pdn.tmp, and the same command resumes the match\$" "$tmp/int.err" &&
-   [ -e "$tmp/int.pdn.tmp" ] && [ -e "$tmp/int.pdn.journal" ] && [ ! -e "$tmp/int.pdn" ]; then ok; else
+# With no pair finished (a slow build) there is nothing to keep: no FILE.tmp, no journal.
+if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" && [ ! -e "$tmp/int.pdn" ] &&
+   { { grep -Eq "^dambit match: interrupted after [1-9][0-9]* of 40 openings; their games are in $tmp/int.pdn.tmp, and the same command resumes the match\$" "$tmp/int.err" &&
+       [ -e "$tmp/int.pdn.tmp" ] && [ -e "$tmp/int.pdn.journal" ]; } ||
+     { grep -Eq "^dambit match: interrupted after 0 of 40 openings\$" "$tmp/int.err" &&
+       [ ! -e "$tmp/int.pdn.tmp" ] && [ ! -e "$tmp/int.pdn.journal" ]; }; }; then ok; else
   bad interrupted "status $status: $(tail -2 "$tmp/int.out") $(cat "$tmp/int.err")"; fi
 
 # Resuming: the same command goes on from the pairs an interrupted match finished. With one

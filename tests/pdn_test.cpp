@@ -17,6 +17,8 @@
 
 #include "pdn/check.hpp"
 #include "pdn/game.hpp"
+#include "pdn/journal.hpp"
+#include "core/text.hpp"
 #include "pdn/reader.hpp"
 #include "pdn/writer.hpp"
 #include "play/analysis.hpp"
@@ -1094,4 +1096,62 @@ TEST_CASE("PDN analyse: a game ended by the rules", "[pdn]") {
     CHECK(b.final_score == search::loss_in(0));
     CHECK(b.plies[0].played_score == search::win_in(1));
     CHECK(b.plies[0].mark == Mark::kNone);
+}
+
+TEST_CASE("a PDN journal reads back what it wrote, up to its first bad line", "[pdn]") {
+    // A kind with two numbers of its own a line, numbered 1, 2, 3, ...
+    constexpr JournalKind kind{"test", "unit", 2, true};
+    const JournalEntry one{1, 2218, 0x1067b071ef041e82, {1004390, 84}},
+        two{2, 4400, 0xabc, {0, 7}};
+    const std::string head = journal_head(kind, "variant=russian,depth=9");
+    CHECK(head == "dambit test journal 1\nsettings variant=russian,depth=9\n");
+    CHECK(journal_line(kind, one) == "unit 1 2218 1067b071ef041e82 1004390 84\n");
+    const auto j = parse_journal(kind, head + journal_line(kind, one) + journal_line(kind, two));
+    REQUIRE(j);
+    CHECK(j->settings == "variant=russian,depth=9");
+    REQUIRE(j->entries.size() == 2);
+    CHECK(j->entries[0].number == 1);
+    CHECK(j->entries[0].end == 2218);
+    CHECK(j->entries[0].digest == 0x1067b071ef041e82);
+    CHECK(j->entries[0].values == std::vector<std::uint64_t>{1004390, 84});
+    CHECK(j->entries[1].values == std::vector<std::uint64_t>{0, 7});
+
+    // A line cut short (no line end: the job was killed writing it) ends the journal there.
+    const std::string line2 = journal_line(kind, two);
+    CHECK(parse_journal(kind, head + journal_line(kind, one) + line2.substr(0, line2.size() - 1))
+              ->entries.size() == 1);
+    // So do a unit out of order, an end that does not grow, a number missing or too many, a
+    // letter, another kind's word.
+    JournalEntry three = two;
+    three.number = 3;
+    CHECK(parse_journal(kind, head + journal_line(kind, one) + journal_line(kind, three))
+              ->entries.size() == 1);
+    JournalEntry back = two;
+    back.end = 2218;
+    CHECK(parse_journal(kind, head + journal_line(kind, one) + journal_line(kind, back))
+              ->entries.size() == 1);
+    CHECK(parse_journal(kind, head + "unit 1 2218 ff 1\n")->entries.empty());
+    CHECK(parse_journal(kind, head + "unit 1 2218 ff 1 2 3\n")->entries.empty());
+    CHECK(parse_journal(kind, head + "unit 1 2218 ff 1 x\n")->entries.empty());
+    CHECK(parse_journal(kind, head + "pair 1 2218 ff 1 2\n")->entries.empty());
+    CHECK(parse_journal(kind, head + "unit 1 2218 ff 1 2\n")->entries.size() == 1);
+    // Numbers that need only grow, for a kind that skips some (games not written).
+    constexpr JournalKind sparse{"test", "unit", 0, false};
+    CHECK(parse_journal(sparse, journal_head(sparse, "x") + "unit 2 10 a\nunit 5 20 b\nunit 4 30 c\n")
+              ->entries.size() == 2);
+    // Not such a journal: another first line, another kind, or no settings line.
+    CHECK_FALSE(parse_journal(kind, "dambit test journal 2\nsettings x\n"));
+    CHECK_FALSE(parse_journal(kind, "dambit match journal 1\nsettings x\n"));
+    CHECK_FALSE(parse_journal(kind, "dambit test journal 1\n"));
+    CHECK_FALSE(parse_journal(kind, ""));
+}
+
+TEST_CASE("a journal's settings keep values with separators whole", "[pdn]") {
+    // settings_change splits the items at ',' and ' ': a hub command or a path with them must
+    // stay one item, so that the message names the whole value.
+    CHECK(journal_value("hub:python3 kestog-hub.py --a,b") == "hub:python3%20kestog-hub.py%20--a%2Cb");
+    CHECK(journal_value("100%") == "100%25");
+    const std::string then = "depth=9,b=" + journal_value("hub:x y"),
+                      now = "depth=9,b=" + journal_value("hub:x z");
+    CHECK(settings_change(then, now) == "b=hub:x%20y, now b=hub:x%20z");
 }

@@ -223,14 +223,48 @@ expect analyse-limits 2 '' 'dambit pdn: give at most one of --depth, --nodes and
 expect analyse-game-range 2 '' "dambit pdn: no game 2 in 'russian-game.pdn' (it has 1 game)" -- \
   pdn analyse russian-game.pdn --game 2 --depth 2
 expect analyse-no-file 2 '' 'dambit pdn: analyse: no FILE given' -- pdn analyse --depth 2
-# Ctrl-C: one line, exit status 130, neither OUT nor OUT.tmp left (17 plies of 200 ms: game 1
-# is under way after two seconds, the signal handler long in place).
+# Ctrl-C: one line, exit status 130, neither OUT nor OUT.tmp left when no game was finished (17
+# plies of 200 ms: game 1 is under way after two seconds, the signal handler long in place).
 timeout --foreground --preserve-status -s INT 2 "$dambit" pdn analyse russian-game.pdn --movetime 200 \
   --pdn "$work/int.pdn" >/dev/null 2>"$work/int.err"
 status=$?
 if [ "$status" -eq 130 ] && [ ! -e "$work/int.pdn" ] && [ ! -e "$work/int.pdn.tmp" ] &&
-   [ "$(cat "$work/int.err")" = "dambit pdn: interrupted in game 1; 0 games analysed before it, $work/int.pdn not written" ]; then
+   [ ! -e "$work/int.pdn.journal" ] &&
+   [ "$(cat "$work/int.err")" = "dambit pdn: interrupted in game 1; 0 games analysed before it" ]; then
   pass=$((pass + 1)); else echo "FAIL analyse-interrupted: $status $(cat "$work/int.err")"; fail=$((fail + 1)); fi
+# Resuming: the games analysed before an interruption are in OUT.tmp with a journal, and the same
+# command analyses the rest (one thread and a node limit: the same output as a run never
+# stopped). Ten games of three variants, read from a pipe.
+cat russian.pdn international.pdn czech.pdn >"$work/ten.pdn"
+resume=(pdn analyse - --nodes 20000)
+"$dambit" "${resume[@]}" --pdn "$work/ten-ref.pdn" <"$work/ten.pdn" >"$work/ten-ref.txt" 2>&1
+"$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn" <"$work/ten.pdn" >"$work/ten-1.txt" 2>"$work/ten-1.err" &
+pid=$!
+for _ in $(seq 6000); do
+  [ "$(cat "$work/ten.out.pdn.journal" 2>/dev/null | grep -c '^game ')" -ge 3 ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.01
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+"$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn" <"$work/ten.pdn" >"$work/ten-2.txt" 2>"$work/ten-2.err"
+status2=$?
+if [ "$status" -eq 130 ] && grep -Eq "; they are in $work/ten.out.pdn.tmp, and the same command resumes the analysis\$" "$work/ten-1.err" &&
+   [ "$status2" -eq 0 ] && cmp -s "$work/ten.out.pdn" "$work/ten-ref.pdn" &&
+   grep -Eq "^dambit pdn: resumed from $work/ten.out.pdn.tmp: the games up to game [3-9] were analysed before \(not printed again\)\$" "$work/ten-2.err" &&
+   [ "$(tail -1 "$work/ten-2.txt")" = 'games 10, analysed 10, not analysed 0' ] &&
+   [ ! -e "$work/ten.out.pdn.tmp" ] && [ ! -e "$work/ten.out.pdn.journal" ]; then
+  pass=$((pass + 1)); else echo "FAIL analyse-resumed: $status $status2 $(cat "$work/ten-1.err" "$work/ten-2.err")"; fail=$((fail + 1)); fi
+# Another input, or other limits, with the games of an interrupted analysis: refused, naming what
+# changed, and the files left for the right command.
+cp "$work/ten-ref.pdn" "$work/other.pdn.tmp"
+printf 'dambit analyse journal 1\nsettings input=xxh64:0,nodes=20000\n' >"$work/other.pdn.journal"
+err=$("$dambit" pdn analyse russian-game.pdn --nodes 20000 --pdn "$work/other.pdn" 2>&1 >/dev/null)
+status=$?
+if [ "$status" -eq 2 ] && grep -Eq "^dambit pdn: --pdn: '$work/other.pdn.tmp' holds the games of an interrupted analysis with other settings \(input=xxh64:0, now input=xxh64:[0-9a-f]{16}; .*\); give them to resume it, or move it away \(or remove it\) to start again\$" <<<"$err" &&
+   cmp -s "$work/other.pdn.tmp" "$work/ten-ref.pdn" && [ ! -e "$work/other.pdn" ]; then
+  pass=$((pass + 1)); else echo "FAIL analyse-resume-other: $status $err"; fail=$((fail + 1)); fi
 cp russian-game.pdn "$work/self.pdn"
 expect analyse-out-self 2 '' "dambit pdn: --pdn $work/self.pdn: is the file analysed (the analysed games would replace it)" -- \
   pdn analyse "$work/self.pdn" --depth 2 --pdn "$work/self.pdn"

@@ -23,8 +23,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <xxhash.h>
-
 #include "book_player.hpp"
 #include "cli.hpp"
 #include "commands.hpp"
@@ -32,11 +30,11 @@
 #include "core/memory.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
-#include "play/journal.hpp"
 #include "play/loss_analysis.hpp"
 #include "play/match.hpp"
 #include "play/sprt.hpp"
 #include "pdn/game.hpp"
+#include "pdn/journal.hpp"
 #include "pdn/reader.hpp"
 #include "protocol/dxp_contestant.hpp"
 #include "protocol/hub_client.hpp"
@@ -435,7 +433,7 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
 // The log-likelihood ratio with two decimals; a value that rounds to zero is 0.00, not -0.00.
 std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 0.005 ? 0.0 : llr); }
 
-// What decides the games of a match, as the journal of --pgn records it (play/journal.hpp): a
+// What decides the games of a match, as the journal of --pgn records it (pdn/journal.hpp): a
 // resume with other settings is refused, naming what changed (settings_change). The grace,
 // --concurrency, --sprt and --openings may change between runs: they decide which games are
 // played or counted, not how each one goes.
@@ -445,18 +443,18 @@ std::string match_settings(const cli::Args& args, const std::string& limit_key, 
                            const SideSpec& a, const SideSpec& b) {
     std::string s = fmt::format("variant={},{},max-plies={},", R::kName, limit_key, max_plies);
     if (const auto name = args.get("ballots"))
-        s += "ballots=" + play::journal_value(*name);
+        s += "ballots=" + pdn::journal_value(*name);
     else if (const auto file = args.get("openings-file"))
-        s += "openings-file=" + play::journal_value(*file);
+        s += "openings-file=" + pdn::journal_value(*file);
     else
         s += fmt::format("opening-plies={}", args.get_int("opening-plies", 2, 0, 4));
     s += fmt::format(",threads={},hash={},egtb={}", threads, hash,
-                     tables.dir.empty() ? "none" : play::journal_value(tables.dir));
+                     tables.dir.empty() ? "none" : pdn::journal_value(tables.dir));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
         if (spec->kind != SideSpec::Kind::kEngine) {
             s += fmt::format(",{}={}:{}", letter,
                              spec->kind == SideSpec::Kind::kHub ? "hub" : "dxp",
-                             play::journal_value(spec->target));
+                             pdn::journal_value(spec->target));
             continue;
         }
         const Settings& t = spec->settings;
@@ -469,20 +467,13 @@ std::string match_settings(const cli::Args& args, const std::string& limit_key, 
                              cli::weights_choice(t.eval, args.variant(), t.eval_from).get()));
         if (!t.book.file.empty())
             s += fmt::format(",{0}.book={1},{0}.book-ply={2},{0}.book-margin={3}", letter,
-                             play::journal_value(t.book.file), t.book.max_ply, t.book.margin);
+                             pdn::journal_value(t.book.file), t.book.max_ply, t.book.margin);
         if (t.threads) s += fmt::format(",{}.threads={}", letter, t.threads);
         if (t.hash) s += fmt::format(",{}.hash={}", letter, t.hash);
         if (!tables.dir.empty()) s += fmt::format(",{}.egtb={}", letter, t.tables ? "on" : "off");
     }
     return s;
 }
-
-// The games of an interrupted match, resumed: FILE.tmp's pairs that FILE.journal vouches for.
-template <class R>
-struct Resumed {
-    std::vector<std::array<play::Game<R>, 2>> pairs;
-    std::vector<play::PairEntry> entries;  // one per pair, in opening order
-};
 
 // A game of FILE.tmp as the match played it: the opening, the moves, and the result and ending
 // from the Result and the comment after the last move (pdn_game writes them).
@@ -516,45 +507,54 @@ play::Game<R> game_of_record(const pdn::Game<R>& g, const std::string& where) {
     return out;
 }
 
-// Reads FILE.journal and FILE.tmp for a match with `settings`. Throws UsageError when there is no
-// journal (the games of a match from before journals, or of another program) or it was written
-// with other settings or openings. A pair whose games fail their checksum is reported, and it and
-// everything after it are dropped (played again).
-template <class R>
-Resumed<R> resume_match(const std::string& pgn, const std::string& settings,
-                        const std::vector<play::Opening<R>>& openings) {
-    const std::string tmp = pgn + ".tmp", journal_path = pgn + ".journal";
-    std::error_code ec;
-    std::optional<play::Journal> journal;
-    if (std::filesystem::is_regular_file(journal_path, ec))
-        journal = play::parse_journal(file_io::read_all(journal_path));
-    const std::string move_away = "move it away (or remove it) to play again";
-    if (!journal)
-        throw cli::UsageError("--pgn: '" + tmp + "' holds the games of an interrupted match" +
-                              " without its journal '" + journal_path + "'; " + move_away);
-    if (journal->settings != settings)
-        throw cli::UsageError(fmt::format(
-            "--pgn: '{}' holds the games of an interrupted match with other settings ({}); give "
-            "them to resume it, or {}",
-            tmp, settings_change(journal->settings, settings), move_away));
-    const std::string text = file_io::read_all(tmp);
-    Resumed<R> out;
-    std::uint64_t begin = 0;
-    for (const auto& e : journal->pairs) {
-        if (e.end > text.size() || XXH64(text.data() + begin, e.end - begin, 0) != e.digest) {
-            cli::eprint("match: {} is damaged: the games of opening {} fail their check; they "
-                        "and the {} bytes after them are dropped, and played again\n",
-                        tmp, e.number, text.size() - begin);
-            break;
-        }
-        out.entries.push_back(e);
-        begin = e.end;
+// What one side spent over some games: its engine's statistics (none for another program) and
+// the wall time of its moves as the harness timed them. In the journal, six numbers a side.
+struct SideSpent {
+    play::PlayerStats stats;
+    play::MoveTimes times;
+    void add(const SideSpent& o) {
+        stats += o.stats;
+        times.add(o.times);
     }
-    std::istringstream in(text.substr(0, begin));
+};
+
+// The journal of --pgn FILE (pdn/journal.hpp): a line per game pair, with what A and B spent.
+constexpr pdn::JournalKind kMatchJournal{"match", "pair", 12, true};
+
+std::vector<std::uint64_t> spent_values(const std::array<SideSpent, 2>& sides) {
+    std::vector<std::uint64_t> v;
+    for (const SideSpent& s : sides)
+        for (const auto x : {s.stats.nodes, std::uint64_t(s.stats.moves),
+                             std::uint64_t(s.stats.depth_sum), std::uint64_t(s.times.moves),
+                             std::uint64_t(s.times.total_ms), std::uint64_t(s.times.longest_ms)})
+            v.push_back(x);
+    return v;
+}
+
+std::array<SideSpent, 2> spent_of(const std::vector<std::uint64_t>& v) {
+    std::array<SideSpent, 2> sides;
+    for (std::size_t s = 0; s < 2; ++s) {
+        const std::uint64_t* f = &v.at(6 * s);
+        sides[s].stats = {f[0], int(f[1]), int(f[2])};
+        sides[s].times.moves = std::int64_t(f[3]);
+        sides[s].times.total_ms = std::int64_t(f[4]);
+        sides[s].times.longest_ms = std::int64_t(f[5]);
+    }
+    return sides;
+}
+
+// The game pairs a resumed match read back from FILE.tmp, which the journal vouched for: each
+// pair's two games, their Round tags, and the opening they were played from (else UsageError).
+template <class R>
+std::vector<std::array<play::Game<R>, 2>> resumed_pairs(const pdn::JournaledPdn& journal,
+                                                        const std::vector<play::Opening<R>>& openings) {
+    std::vector<std::array<play::Game<R>, 2>> pairs;
+    std::istringstream in(journal.resumed_text());
     pdn::Reader reader(in);
     pdn::RawGame raw;
-    for (std::size_t k = 0; k < out.entries.size(); ++k) {
-        auto& pair = out.pairs.emplace_back();
+    const std::string& tmp = journal.tmp_path();
+    for (std::size_t k = 0; k < journal.resumed().size(); ++k) {
+        auto& pair = pairs.emplace_back();
         for (std::size_t g = 0; g < 2; ++g) {
             const std::string round = fmt::format("{}.{}", k + 1, g + 1);
             const std::string where = fmt::format("'{}', game {}", tmp, round);
@@ -568,13 +568,12 @@ Resumed<R> resume_match(const std::string& pgn, const std::string& settings,
             if (k < openings.size() && !(game.start == openings[k].position))
                 throw cli::UsageError(fmt::format(
                     "--pgn: '{}' holds the games of an interrupted match from other openings "
-                    "(opening {} was {}, now {}); {}",
-                    tmp, k + 1, to_fen<R>(game.start), to_fen<R>(openings[k].position),
-                    move_away));
+                    "(opening {} was {}, now {}); move it away (or remove it) to start again",
+                    tmp, k + 1, to_fen<R>(game.start), to_fen<R>(openings[k].position)));
             pair[g] = game_of_record<R>(game, where);
         }
     }
-    return out;
+    return pairs;
 }
 
 template <class R>
@@ -614,7 +613,7 @@ int run(const cli::Args& args) {
         rules.time.grace_ms = grace;
         ++given;
         limit_text = fmt::format("tc {}", *tc);
-        limit_key = "tc=" + play::journal_value(*tc);
+        limit_key = "tc=" + pdn::journal_value(*tc);
     }
     if (given > 1)
         throw cli::UsageError("give at most one of --depth, --nodes, --movetime and --tc");
@@ -719,37 +718,28 @@ int run(const cli::Args& args) {
     // The games go to FILE.tmp as they are played (so an interrupted match keeps its games
     // there) and FILE.tmp becomes FILE by a rename at the end: FILE is never half written.
     // FILE.journal says which of them are whole pairs and with what settings they were played,
-    // so that the same command resumes an interrupted match (play/journal.hpp).
+    // so that the same command resumes an interrupted match (pdn/journal.hpp).
     std::optional<std::string> pgn;
     if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
-    std::ofstream pdn_out;
     std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp and FILE.journal: this match's
-    const auto close_file = [](std::FILE* f) {
-        if (f) std::fclose(f);
-    };
-    std::unique_ptr<std::FILE, decltype(close_file)> journal(nullptr, close_file);
-    Resumed<R> resumed;
-    std::uint64_t pdn_bytes = 0;  // FILE.tmp's length
+    std::unique_ptr<pdn::JournaledPdn> journal;
+    std::vector<std::array<play::Game<R>, 2>> resumed;
     if (pgn) {
         pgn_lock = cli::lock_tmp("pgn", *pgn);
-        const std::string tmp = *pgn + ".tmp", journal_path = *pgn + ".journal";
-        const std::string settings = match_settings<R>(args, limit_key, rules.max_plies, threads,
-                                                       hash, tables, spec_a, spec_b);
-        std::string head = play::journal_head(settings);
-        std::error_code ec;
-        if (std::filesystem::file_size(tmp, ec) > 0 && !ec) {
-            resumed = resume_match<R>(*pgn, settings, openings);
-            // FILE.tmp cut after the last whole pair, the journal rewritten with their lines.
-            pdn_bytes = resumed.entries.empty() ? 0 : resumed.entries.back().end;
-            std::filesystem::resize_file(tmp, pdn_bytes, ec);
-            if (ec) throw std::runtime_error("cannot write '" + tmp + "': " + ec.message());
-            for (const auto& e : resumed.entries) head += play::pair_line(e);
+        try {
+            journal = std::make_unique<pdn::JournaledPdn>(
+                kMatchJournal, *pgn,
+                match_settings<R>(args, limit_key, rules.max_plies, threads, hash, tables, spec_a,
+                                  spec_b),
+                "match");
+        } catch (const pdn::ResumeRefused& e) {
+            throw cli::UsageError(std::string("--pgn: ") + e.what());
         }
-        pdn_out.open(tmp, std::ios::binary | std::ios::app);
-        if (!pdn_out) throw cli::UsageError("cannot write '" + tmp + "'");
-        file_io::replace_file(journal_path, head);
-        journal.reset(std::fopen(journal_path.c_str(), "ab"));
-        if (!journal) throw std::runtime_error("cannot write '" + journal_path + "'");
+        if (const auto& d = journal->damage())
+            cli::eprint("match: {} is damaged: the games of opening {} fail their check; they "
+                        "and the {} bytes after them are dropped, and played again\n",
+                        journal->tmp_path(), d->number, d->dropped);
+        resumed = resumed_pairs<R>(*journal, openings);
     }
 
     for (auto& slot : slots) {
@@ -769,8 +759,8 @@ int run(const cli::Args& args) {
     fmt::print("{}: {} vs {}, {} openings ({}), {} games, max {} plies{}\n", event, name_a, name_b,
                openings.size(), opening_text, 2 * openings.size(), rules.max_plies,
                concurrency > 1 ? fmt::format(", {} at once", concurrency) : std::string());
-    const std::size_t first = std::min(resumed.entries.size(), openings.size());
-    if (!resumed.entries.empty())
+    const std::size_t first = std::min(resumed.size(), openings.size());
+    if (!resumed.empty())
         fmt::print("resumed from {}.tmp: {} of {} openings played\n", *pgn, first,
                    openings.size());
     if (sprt)
@@ -783,11 +773,11 @@ int run(const cli::Args& args) {
     // the slot that played it, and the times of its moves.
     struct PairResult {
         std::array<play::Game<R>, 2> games;
-        std::array<play::SideSpent, 2> spent;
+        std::array<SideSpent, 2> spent;
     };
     std::vector<std::optional<PairResult>> results(openings.size());
     for (std::size_t i = 0; i < first; ++i)
-        results[i] = PairResult{std::move(resumed.pairs[i]), resumed.entries[i].sides};
+        results[i] = PairResult{std::move(resumed[i]), spent_of(journal->resumed()[i].values)};
     std::mutex mutex;
     std::condition_variable ready;
     std::atomic<std::size_t> next{first};
@@ -827,7 +817,7 @@ int run(const cli::Args& args) {
     std::optional<play::SprtDecision> decided;
     double llr = 0;
     std::vector<Decisive<R>> analysed;  // the games a side won, for --analyse-losses
-    std::array<play::SideSpent, 2> spent{};  // A, B, over the pairs counted
+    std::array<SideSpent, 2> spent{};  // A, B, over the pairs counted
     std::uint64_t counted_bytes = 0;  // FILE.tmp's length after the last pair counted
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < openings.size(); ++i) {
@@ -875,27 +865,17 @@ int run(const cli::Args& args) {
         spent[1].add(result.spent[1]);
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
-        if (pgn && replayed) counted_bytes = resumed.entries[i].end;
+        if (pgn && replayed) counted_bytes = journal->resumed()[i].end;
         if (pgn && !replayed) {
             // The games, then the journal's line for them: a match killed in between has games
             // in FILE.tmp past its journal, which a resume cuts off.
-            pdn_out << record;
-            pdn_out.flush();
-            bool written = bool(pdn_out);
-            if (written) {
-                pdn_bytes += record.size();
-                counted_bytes = pdn_bytes;
-                const play::PairEntry entry{i + 1, pdn_bytes,
-                                            XXH64(record.data(), record.size(), 0), result.spent};
-                const std::string text = play::pair_line(entry);
-                written = std::fwrite(text.data(), 1, text.size(), journal.get()) == text.size() &&
-                          std::fflush(journal.get()) == 0;
-            }
-            if (!written) {  // a full disk: the games under way end before the error is reported
+            try {
+                journal->append(record, i + 1, spent_values(result.spent));
+                counted_bytes = journal->size();
+            } catch (const std::runtime_error&) {
+                // A full disk: the games under way end before the error is reported.
                 const std::lock_guard lock(mutex);
-                if (!failure)
-                    failure = std::make_exception_ptr(std::runtime_error(
-                        "cannot write '" + *pgn + ".tmp': " + std::strerror(errno)));
+                if (!failure) failure = std::current_exception();
                 break;
             }
         }
@@ -916,21 +896,10 @@ int run(const cli::Args& args) {
     abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
-    if (pgn) {
-        // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match
-        // leaves them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer
-        // openings, or whose test is decided sooner, counts fewer than it holds) and becomes FILE.
-        pdn_out.close();
-        const std::string tmp = *pgn + ".tmp";
-        if (!interrupted) {
-            std::error_code ec;
-            if (!pdn_out || (std::filesystem::resize_file(tmp, counted_bytes, ec), ec) ||
-                std::rename(tmp.c_str(), pgn->c_str()) != 0)
-                throw std::runtime_error("cannot rename '" + tmp + "' to '" + *pgn + "'");
-            journal.reset();
-            std::remove((*pgn + ".journal").c_str());
-        }
-    }
+    // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match leaves
+    // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings, or whose
+    // test is decided sooner, counts fewer than it holds) and becomes FILE.
+    if (journal && !interrupted) journal->finish(counted_bytes);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -947,7 +916,7 @@ int run(const cli::Args& args) {
     // fewer nodes per move. Another program says what it spent itself, in this run.
     for (const char* letter : {"A", "B"}) {
         const bool a_side = letter[0] == 'A';
-        const play::SideSpent& side = spent[a_side ? 0 : 1];
+        const SideSpent& side = spent[a_side ? 0 : 1];
         std::string text;
         if (a_side ? engine_a : engine_b) {
             text = play::stats_text(side.stats);
@@ -971,8 +940,9 @@ int run(const cli::Args& args) {
     if (interrupted) {
         cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
                     openings.size(),
-                    pgn ? "; their games are in " + *pgn +
-                              ".tmp, and the same command resumes the match"
+                    journal && journal->size() > 0
+                        ? "; their games are in " + journal->tmp_path() +
+                              ", and the same command resumes the match"
                         : std::string());
         return 130;
     }

@@ -1,6 +1,7 @@
 // dambit pdn: PDN game files: check every game of some files, or print a game's position.
 #include <fmt/format.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cerrno>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "json.hpp"
 #include "pdn/check.hpp"
 #include "pdn/game.hpp"
+#include "pdn/journal.hpp"
 #include "pdn/writer.hpp"
 #include "play/analysis.hpp"
 #include "search/engine.hpp"
@@ -75,7 +78,8 @@ constexpr const char* kHelp =
     "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
     "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
-    "                     renamed OUT at the end)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
+    "                     renamed OUT at the end); an interrupted analysis is resumed by the\n"
+    "                     same command (OUT.journal holds its settings and finished games)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
     "\n"
     "Formats and rules: docs/pdn.md.\n";
 
@@ -324,8 +328,7 @@ struct AnalyseOptions {
     cli::TablesOption tables;
     bool json = false;
     bool forced_variant = false;  // --variant: the rules of every game, whatever its GameType
-    std::ofstream* pdn = nullptr;
-    std::string pdn_path;                 // the file `pdn` writes (OUT.tmp)
+    pdn::JournaledPdn* pdn = nullptr;     // --pdn OUT: OUT.tmp and its journal
     std::set<Variant>* warned = nullptr;  // variants without tables, already reported
 };
 
@@ -423,12 +426,33 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         });
         out.tags.push_back(
             {"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
-        *o.pdn << pdn::write_game<R>(out, marks, comments);
-        o.pdn->flush();
-        if (!*o.pdn)
-            throw std::runtime_error("--pdn: cannot write '" + o.pdn_path + "': " +
-                                     std::strerror(errno));
+        o.pdn->append(pdn::write_game<R>(out, marks, comments), std::uint64_t(number), {});
     }
+}
+
+// The journal of analyse --pdn OUT (pdn/journal.hpp): a line per game written, by its number.
+constexpr pdn::JournalKind kAnalyseJournal{"analyse", "game", 0, false};
+
+// What decides the analysed games, as the journal records it: the input by its checksum, the
+// limits, marks, threads, table, evaluation (a weights file by its checksum), rules and tables.
+std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
+                             std::string_view input) {
+    const auto digest = [](std::string_view bytes) {
+        return fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
+    };
+    std::string s = "input=" + digest(input) + ",";
+    s += o.limits.depth   ? fmt::format("depth={}", o.limits.depth)
+         : o.limits.nodes ? fmt::format("nodes={}", o.limits.nodes)
+                          : fmt::format("movetime={}", o.limits.movetime_ms);
+    s += fmt::format(",marks={:g}/{:g}/{:g},threads={},hash={},eval=", o.marks.inaccuracy,
+                     o.marks.mistake, o.marks.blunder, o.threads, o.hash);
+    const bool word = o.eval == "auto" || o.eval == "learned" || o.eval == "hand";
+    s += word ? o.eval : digest(file_io::read_all(o.eval, "weights file"));
+    s += fmt::format(",variant={},game={},egtb={}",
+                     args.has("variant") ? variant_name(args.variant()) : "tagged",
+                     args.has("game") ? args.get_or("game", "") : "all",
+                     o.tables.dir.empty() ? "none" : pdn::journal_value(o.tables.dir));
+    return s;
 }
 
 int analyse(int argc, char** argv) {
@@ -478,35 +502,49 @@ int analyse(int argc, char** argv) {
                                               "games would replace it)",
                                               *file));
     }
-    std::ofstream pdn_out;
-    // OUT.tmp is this run's alone (another run writing it is an error before it is touched); the
-    // lock outlives the removal below.
-    std::unique_ptr<file_io::ExclusiveLock> out_lock;
-    if (out_path) out_lock = cli::lock_tmp("pdn", *out_path);
-    // OUT.tmp is removed unless it became OUT: an error leaves no half-written file behind.
-    struct TmpFile {
-        std::string path;
-        ~TmpFile() {
-            std::error_code ec;
-            if (!path.empty()) std::filesystem::remove(path, ec);
-        }
-    } tmp;
+    // With --pdn OUT the analysed games go to OUT.tmp as they are done, with a journal
+    // (pdn/journal.hpp), and OUT.tmp becomes OUT at the end: an interrupted analysis is resumed
+    // by the same command. The input is read whole first (it may be a pipe), so that the
+    // journal can name it by its checksum.
+    std::unique_ptr<file_io::ExclusiveLock> out_lock;  // OUT.tmp and OUT.journal: this run's
+    std::unique_ptr<pdn::JournaledPdn> journal;
+    std::istringstream whole;
+    std::uint64_t resumed_up_to = 0;  // the games up to this number were analysed before
     if (out_path) {
-        pdn_out.open(*out_path + ".tmp", std::ios::binary | std::ios::trunc);
-        if (!pdn_out) throw cli::UsageError(fmt::format("cannot write '{}.tmp'", *out_path));
-        tmp.path = *out_path + ".tmp";
-        o.pdn = &pdn_out;
-        o.pdn_path = tmp.path;
+        out_lock = cli::lock_tmp("pdn", *out_path);
+        std::stringstream bytes;
+        bytes << in.stream().rdbuf();
+        if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
+        whole.str(bytes.str());
+        try {
+            journal = std::make_unique<pdn::JournaledPdn>(
+                kAnalyseJournal, *out_path, analyse_settings(args, o, whole.str()), "analysis");
+        } catch (const pdn::ResumeRefused& e) {
+            throw cli::UsageError(std::string("--pdn: ") + e.what());
+        }
+        if (const auto& d = journal->damage())
+            cli::eprint("dambit pdn: {} is damaged: game {} fails its check; it and the {} "
+                        "bytes after it are dropped, and analysed again\n",
+                        journal->tmp_path(), d->number, d->dropped);
+        if (!journal->resumed().empty()) {
+            resumed_up_to = journal->resumed().back().number;
+            cli::eprint("dambit pdn: resumed from {}: the games up to game {} were analysed "
+                        "before (not printed again)\n",
+                        journal->tmp_path(), resumed_up_to);
+        }
+        o.pdn = journal.get();
     }
-    pdn::Reader reader(in.stream());
+    pdn::Reader reader(out_path ? static_cast<std::istream&>(whole) : in.stream());
     pdn::RawGame raw;
     int games = 0, analysed = 0, failed = 0;
-    // Ctrl-C, kill or a closed terminal: the games analysed so far stay printed; OUT.tmp goes.
+    // Ctrl-C, kill or a closed terminal: the games analysed so far stay printed, and in OUT.tmp.
     cli::catch_stop_signals();
     try {
         while (reader.next(raw)) {
             games = raw.number;
             if (wanted && raw.number != *wanted) continue;
+            // A game done before a resume is replayed (its problems said again), not analysed.
+            const bool done = std::uint64_t(raw.number) <= resumed_up_to;
             std::optional<pdn::Problem> problem = raw.doubtful_moves();
             const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
             if (v)
@@ -516,7 +554,7 @@ int analyse(int argc, char** argv) {
                     pdn::note_untagged(raw, forced, *v, problem);
                     if (problem && problem->kind == pdn::ProblemKind::kResultMismatch)
                         problem.reset();
-                    if (!problem) analyse_one<R>(game, *v, raw.number, o);
+                    if (!problem && !done) analyse_one<R>(game, *v, raw.number, o);
                     return 0;
                 });
             if (problem) {
@@ -533,7 +571,11 @@ int analyse(int argc, char** argv) {
         std::fflush(stdout);
         cli::eprint("dambit pdn: interrupted in game {}; {} analysed before it{}\n", stop.game,
                     cli::count_text(analysed, "game", "games"),
-                    out_path ? fmt::format(", {} not written", *out_path) : "");
+                    journal && journal->size() > 0
+                        ? fmt::format("; they are in {}, and the same command resumes the "
+                                      "analysis",
+                                      journal->tmp_path())
+                        : "");
         return 130;
     }
     if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
@@ -542,15 +584,7 @@ int analyse(int argc, char** argv) {
                                           cli::count_text(games, "game", "games")));
     // Nothing to analyse is said, not summed up as a run that did its work.
     if (games == 0) throw cli::UsageError(fmt::format("no game in '{}'", in.name()));
-    if (out_path) {
-        pdn_out.close();
-        std::error_code ec;
-        if (!pdn_out) throw std::runtime_error(fmt::format("cannot write '{}.tmp'", *out_path));
-        std::filesystem::rename(tmp.path, *out_path, ec);
-        if (ec)
-            throw std::runtime_error(fmt::format("cannot write '{}': {}", *out_path, ec.message()));
-        tmp.path.clear();
-    }
+    if (journal) journal->finish(journal->size());
     if (!o.json && !wanted)
         fmt::print("games {}, analysed {}, not analysed {}\n", games, analysed, failed);
     return failed > 0 ? 1 : 0;
