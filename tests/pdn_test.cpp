@@ -898,6 +898,19 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
     CHECK(longest <= 79);
     CHECK(rows == 3);
     CHECK(wrapped.ends_with("\nword} *"));
+    // A move number stays on the line of its move. "N. c3-d4 f6-g5 " is 15 characters for N of
+    // one digit: after "1. c3-d4 f6-g5 2. ... 5. c3-d4 f6-g5" (5 * 15 - 1 = 74) " 6." would fit
+    // (77) and " c3-d4" would not (83): the line breaks before "6.".
+    std::vector<std::string> many;
+    for (int i = 0; i < 12; ++i) many.push_back(i % 2 ? "f6-g5" : "c3-d4");
+    const std::string numbered = movetext(many, true, "*");
+    CHECK(numbered.starts_with("1. c3-d4 f6-g5 2. c3-d4 f6-g5 3. c3-d4 f6-g5 4. c3-d4 f6-g5 "
+                               "5. c3-d4 f6-g5\n6. c3-d4 f6-g5 *"));
+    // The same for the second mover's number after a comment ("2..." with its move).
+    MoveComments late{"", {{}, {}, {}, {}, {}, {}, {}, {}, {"a comment that fills the line"}}};
+    const std::string renumbered = movetext(many, true, "*", "", late);
+    CHECK(renumbered.find("...\n") == std::string::npos);
+    CHECK(renumbered.find(".\n") == std::string::npos);
     // A line break in a tag value becomes a space.
     CHECK(tag_line("Annotator", "a\nb") == "[Annotator \"a b\"]\n");
     // Lines stay within 79 characters.

@@ -65,17 +65,27 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
         for (const std::string& w : words) add(w);
         return true;
     };
+    // A move number and its move on one line: the line breaks before the number when both do
+    // not fit ("6." at the end of a line and its move on the next read badly).
+    auto add_numbered = [&](const std::string& number_text, std::string_view move) {
+        if (line > 0 && line + 1 + number_text.size() + 1 + move.size() > 79) {
+            out += '\n';
+            line = 0;
+        }
+        add(number_text);
+        add(move);
+    };
     add_comment(comments.before);
-    if (!first_mover_begins && !moves.empty()) add(fmt::format("{}...", first_number));
     bool first = first_mover_begins;
-    bool renumber = false;  // a comment stands between the first mover's move and this one
+    bool renumber = !first_mover_begins;  // the first move is the second mover's ("1...")
     int number = first_number;
     for (std::size_t k = 0; k < moves.size(); ++k) {
         if (first)
-            add(fmt::format("{}.", number));
+            add_numbered(fmt::format("{}.", number), moves[k]);
         else if (renumber)
-            add(fmt::format("{}...", number));
-        add(moves[k]);
+            add_numbered(fmt::format("{}...", number), moves[k]);
+        else
+            add(moves[k]);
         renumber = false;
         if (k < comments.after.size())
             for (const std::string& c : comments.after[k]) renumber = add_comment(c) || renumber;
