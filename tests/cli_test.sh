@@ -106,6 +106,17 @@ check search-json-iter 0 '^\{"depth":1,"seldepth":[0-9]+,"score":-?[0-9]+,"nodes
   search --fen 'W:Wh6:Bg7,c5,d2' --depth 1 --json
 check search-text 0 '^bestmove h6:f8:b4:e1$' '^$' -- search --fen 'W:Wh6:Bg7,c5,d2' --depth 3
 check search-bad-fen 2 '^$' "'z9'" -- search --fen 'W:Wz9'
+# A search cut inside an iteration that plays a move the iteration proved better (partial=on)
+# says so in a last line of that iteration: the last line's PV starts with the move played. With
+# 280000 nodes from the International start, depth 12 is cut after 32-28 beat depth 11's 34-30;
+# the other limits check the rule where no such cut happens.
+for n in 150000 280000 400000; do
+  out=$("$dambit" search --variant international --nodes $n 2>&1)
+  last=$(grep '^depth ' <<<"$out" | tail -1 | sed -E 's/.* pv ([^ ]+).*/\1/')
+  best=$(sed -n 's/^bestmove //p' <<<"$out")
+  if [ -n "$best" ] && [ "$last" = "$best" ]; then pass=$((pass + 1)); else
+    echo "FAIL search-partial-line $n: last pv $last, bestmove $best"; fail=$((fail + 1)); fi
+done
 check search-bad-move 2 '^$' "'a3-a4'" -- search --moves 'c3-d4 a3-a4' --depth 1
 check search-limits 2 '^$' '--depth' -- search --depth 0
 check bench-bad-depth 2 '^$' "'0' for --depth" -- bench --depth 0

@@ -1038,6 +1038,17 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
     // each earlier one half as much), and how much lower the last score was than the one before.
     double changes = 0;
     int fall = 0;
+    // An iteration's line at `depth`, without its score and PV.
+    const auto iteration_at = [&](int depth) {
+        Iteration<G> it;
+        it.depth = depth;
+        it.seldepth = seldepth_;
+        it.mean_depth = leaves_ ? double(leaf_plies_) / double(leaves_) : 0.0;
+        it.nodes = s_.total_nodes();
+        it.time_ms = s_.elapsed_ms();
+        it.nps = it.time_ms > 0 ? it.nodes * 1000 / std::uint64_t(it.time_ms) : it.nodes * 1000;
+        return it;
+    };
     // Helper threads start one ply deeper every other thread, so that they are not all busy with
     // the same iteration as the main thread.
     const std::size_t lines =
@@ -1096,6 +1107,14 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
                     result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
                 else
                     result_.pv = {result_.best};
+                // Said as a line of this iteration, so that the last line a GUI shows starts
+                // with the move played.
+                if (id_ == 0) {
+                    Iteration<G> it = iteration_at(depth);
+                    it.score = result_.score;
+                    it.pv = result_.pv;
+                    report(it);
+                }
             }
             break;
         }
@@ -1114,13 +1133,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         if (id_ != 0) continue;
         if (!s_.first_done.exchange(true, std::memory_order_release)) s_.first_done.notify_all();
 
-        Iteration<G> it;
-        it.depth = depth;
-        it.seldepth = seldepth_;
-        it.mean_depth = leaves_ ? double(leaf_plies_) / double(leaves_) : 0.0;
-        it.nodes = s_.total_nodes();
-        it.time_ms = s_.elapsed_ms();
-        it.nps = it.time_ms > 0 ? it.nodes * 1000 / std::uint64_t(it.time_ms) : it.nodes * 1000;
+        Iteration<G> it = iteration_at(depth);
         for (std::size_t k = 0; k < lines; ++k) {
             it.multipv = int(k + 1);
             it.score = lines > 1 ? root_moves_[k].score : score;
