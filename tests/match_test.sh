@@ -133,18 +133,10 @@ resume_args=(--nodes 20000 --opening-plies 3)
 "$dambit" match "${resume_args[@]}" --openings 6 --pgn "$tmp/ref.pdn" >"$tmp/ref.out" 2>&1
 # interrupt_after NAME N: starts the 40-opening match writing $tmp/NAME.pdn and sends it SIGINT
 # once its journal holds N pairs; status in $status.
+source "$(dirname "$0")/interrupt_when.sh"
 interrupt_after() {
-  "$dambit" match "${resume_args[@]}" --openings 40 --concurrency 2 --pgn "$tmp/$1.pdn" \
-    >"$tmp/$1-int.out" 2>"$tmp/$1-int.err" &
-  local pid=$!
-  for _ in $(seq 6000); do
-    [ "$(cat "$tmp/$1.pdn.journal" 2>/dev/null | grep -c '^pair ')" -ge "$2" ] && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.01
-  done
-  kill -INT $pid 2>/dev/null
-  wait $pid
-  status=$?
+  interrupt_when "$tmp/$1.pdn.journal" '^pair ' "$2" "$tmp/$1-int.out" "$tmp/$1-int.err" \
+    "$dambit" match "${resume_args[@]}" --openings 40 --concurrency 2 --pgn "$tmp/$1.pdn"
 }
 pairs_of() { grep '^opening ' "$1" | sed -E 's/^opening ([0-9]+)\/[0-9]+/opening \1/'; }
 interrupt_after res 2

@@ -234,21 +234,15 @@ if [ "$status" -eq 130 ] && [ ! -e "$work/int.pdn" ] && [ ! -e "$work/int.pdn.tm
   pass=$((pass + 1)); else echo "FAIL analyse-interrupted: $status $(cat "$work/int.err")"; fail=$((fail + 1)); fi
 # Resuming: the games analysed before an interruption are in OUT.tmp with a journal, and the same
 # command analyses the rest (one thread and a node limit: the same output as a run never
-# stopped). Ten games of three variants, read from a pipe.
+# stopped). Ten games of three variants.
 cat russian.pdn international.pdn czech.pdn >"$work/ten.pdn"
-resume=(pdn analyse - --nodes 20000)
-"$dambit" "${resume[@]}" --pdn "$work/ten-ref.pdn" <"$work/ten.pdn" >"$work/ten-ref.txt" 2>&1
-"$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn" <"$work/ten.pdn" >"$work/ten-1.txt" 2>"$work/ten-1.err" &
-pid=$!
-for _ in $(seq 6000); do
-  [ "$(cat "$work/ten.out.pdn.journal" 2>/dev/null | grep -c '^game ')" -ge 3 ] && break
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.01
-done
-kill -INT $pid 2>/dev/null
-wait $pid
-status=$?
-"$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn" <"$work/ten.pdn" >"$work/ten-2.txt" 2>"$work/ten-2.err"
+resume=(pdn analyse "$work/ten.pdn" --nodes 20000)
+# The run never stopped reads the games from a pipe: the journal names the input by its bytes.
+cat "$work/ten.pdn" | "$dambit" pdn analyse - --nodes 20000 --pdn "$work/ten-ref.pdn" >"$work/ten-ref.txt" 2>&1
+source ../interrupt_when.sh
+interrupt_when "$work/ten.out.pdn.journal" '^game ' 3 "$work/ten-1.txt" "$work/ten-1.err" \
+  "$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn"
+"$dambit" "${resume[@]}" --pdn "$work/ten.out.pdn" >"$work/ten-2.txt" 2>"$work/ten-2.err"
 status2=$?
 if [ "$status" -eq 130 ] && grep -Eq "; they are in $work/ten.out.pdn.tmp, and the same command resumes the analysis\$" "$work/ten-1.err" &&
    [ "$status2" -eq 0 ] && cmp -s "$work/ten.out.pdn" "$work/ten-ref.pdn" &&
