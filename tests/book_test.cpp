@@ -140,6 +140,28 @@ TEST_CASE("a book move within the ply limit and the margin", "[book]") {
     CHECK(seen == std::set<std::string>{"a3-b4", "c3-b4"});  // never c3-d4, 80 below the best
 }
 
+TEST_CASE("a book player's draws in a game depend on the game, not on the games before it",
+          "[book]") {
+    // The book above with a margin that lets two moves through: a player that played other games
+    // first draws in game 7 what a fresh player draws there (a match resumed, or played several
+    // games at once, plays the same games).
+    const auto s = Position<Russian>::start();
+    auto b = std::make_shared<Book<Russian>>(std::vector<Record>{
+        searched(s, 0, Record::kRoot | Record::kExpanded), searched(after(s, "c3-d4"), 50),
+        searched(after(s, "a3-b4"), -30), searched(after(s, "c3-b4"), -20)});
+    const auto draws = [&](BookPlayer<Russian>& p, std::uint64_t game) {
+        p.new_game(game);
+        std::string out;
+        for (int i = 0; i < 40; ++i) out += move_text<Russian>(p.choose(s, 0)->move) + " ";
+        return out;
+    };
+    BookPlayer<Russian> fresh(b, {30, 10, 1}), used(b, {30, 10, 1});
+    for (std::uint64_t g = 0; g < 5; ++g) draws(used, g);
+    CHECK(draws(used, 7) == draws(fresh, 7));
+    // Another game draws otherwise (40 draws of two moves alike by chance: 2^-40).
+    CHECK(draws(fresh, 8) != draws(fresh, 7));
+}
+
 TEST_CASE("a searched position from games is worth its search when its game moves are worse",
           "[book]") {
     // The start as a book from games and search makes it: searched (+10 for White), not

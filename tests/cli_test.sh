@@ -653,6 +653,12 @@ check eval-device 2 '^$' "cannot read weights file '/dev/zero': not a regular fi
   search --depth 1 --eval /dev/zero
 check book-fifo 2 '^$' "cannot read '$fx/fifo': not a regular file" -- book probe --book "$fx/fifo"
 check book-device 2 '^$' "cannot read '/dev/zero': not a regular file" -- search --depth 1 --book /dev/zero
+check openings-fifo 2 '^$' "^dambit match: --openings-file: cannot read '$fx/fifo': not a regular file\$" -- \
+  match --depth 1 --openings-file "$fx/fifo"
+# PDN input may be a pipe, not a device (pdn analyse --pdn reads it whole first).
+check pdn-device 2 '^$' "^dambit pdn: cannot read '/dev/zero': a device, not a file\$" -- \
+  pdn analyse /dev/zero --depth 1 --pdn "$fx/zero.pdn"
+check pdn-check-device 2 '^$' "^dambit pdn: cannot read '/dev/zero': a device, not a file\$" -- pdn check /dev/zero
 check tune-empty-name 2 '^$' "empty file name in --data '$fx/none.dat,'" -- \
   tune --data "$fx/none.dat," --out "$fx/w.dbw"
 check tune-k-zero 2 '^$' "bad value '0' for --k" -- tune --data "$fx/none.dat" --out "$fx/w.dbw" --k 0

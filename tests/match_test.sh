@@ -153,7 +153,7 @@ restore() { cp "$tmp/cut.saved.tmp" "$tmp/cut.pdn.tmp" && cp "$tmp/cut.saved.jou
 # - other settings: refused, naming the change, the files left as they are;
 run other --nodes 20001 --opening-plies 3 --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 2 ] && [ ! -s "$tmp/other.out" ] &&
-   grep -q "holds the games of an interrupted match with other settings (nodes=20000, now nodes=20001); give them to resume it, or move it away" "$tmp/other.err" &&
+   grep -q "holds the games of an interrupted match with other settings (nodes=20000, now nodes=20001); the same settings resume it, or move it away" "$tmp/other.err" &&
    cmp -s "$tmp/cut.pdn.tmp" "$tmp/cut.saved.tmp"; then ok; else
   bad resume-other-settings "status $status: $(cat "$tmp/other.err")"; fi
 # - no journal (a match of an older dambit): refused;
@@ -174,8 +174,33 @@ restore
 sed -i '1s/dambit match/dambit matcH/' "$tmp/cut.pdn.tmp"
 run damaged "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && ! grep -q '^resumed' "$tmp/damaged.out" &&
-   grep -Eq "^match: $tmp/cut.pdn.tmp is damaged: the games of opening 1 fail their check; they and the [0-9]+ bytes after them are dropped, and played again\$" "$tmp/damaged.err"; then
+   grep -Eq "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening 1 fails its check; it and the [0-9]+ bytes after it are played again\$" "$tmp/damaged.err"; then
   ok; else bad resume-damaged "status $status: $(cat "$tmp/damaged.err")"; fi
+# - a whole line of the journal that cannot be read (not a torn last one): said, and the pairs
+#   from there played again;
+restore
+sed -i '3s/^pair 1 /pair 1 x/' "$tmp/cut.pdn.journal"
+run garbled "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
+   grep -Eq "^dambit match: $tmp/cut.pdn.journal is damaged at line 3: the games in $tmp/cut.pdn.tmp are played again\$" "$tmp/garbled.err"; then
+  ok; else bad resume-journal-damaged "status $status: $(cat "$tmp/garbled.err")"; fi
+# - a journal of another kind (an analysis's): refused as such;
+restore
+sed -i '1s/match/analyse/' "$tmp/cut.pdn.journal"
+run otherkind "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 2 ] && grep -q "holds the games of an interrupted match, and '$tmp/cut.pdn.journal' is not the journal of a match; move it away" "$tmp/otherkind.err"; then
+  ok; else bad resume-other-kind "status $status: $(cat "$tmp/otherkind.err")"; fi
+# - the same evaluation under another name (the games' tags would name two): refused;
+restore
+run evalname "${resume_args[@]}" --eval learned --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 2 ] && grep -Eq "\(a.eval=auto:xxh64:[0-9a-f]+, now a.eval=learned:xxh64:[0-9a-f]+; " "$tmp/evalname.err"; then
+  ok; else bad resume-eval-name "status $status: $(cat "$tmp/evalname.err")"; fi
+# - fewer openings than were played: the first ones kept, and the rest said to be dropped.
+restore
+run fewer "${resume_args[@]}" --openings 1 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
+   grep -Eq "^dambit match: $tmp/cut.pdn.tmp holds [0-9]+ game pairs; only the first 1 are kept \(--openings 1\)\$" "$tmp/fewer.err"; then
+  ok; else bad resume-fewer "status $status: $(cat "$tmp/fewer.err")"; fi
 
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line

@@ -1113,7 +1113,7 @@ TEST_CASE("PDN analyse: a game ended by the rules", "[pdn]") {
 
 TEST_CASE("a PDN journal reads back what it wrote, up to its first bad line", "[pdn]") {
     // A kind with two numbers of its own a line, numbered 1, 2, 3, ...
-    constexpr JournalKind kind{"test", "unit", 2, true};
+    constexpr JournalKind kind{"test", "unit", 2, true, "test", "unit", "made again"};
     const JournalEntry one{1, 2218, 0x1067b071ef041e82, {1004390, 84}},
         two{2, 4400, 0xabc, {0, 7}};
     const std::string head = journal_head(kind, "variant=russian,depth=9");
@@ -1129,10 +1129,18 @@ TEST_CASE("a PDN journal reads back what it wrote, up to its first bad line", "[
     CHECK(j->entries[0].values == std::vector<std::uint64_t>{1004390, 84});
     CHECK(j->entries[1].values == std::vector<std::uint64_t>{0, 7});
 
-    // A line cut short (no line end: the job was killed writing it) ends the journal there.
+    CHECK(j->bad_line == 0);
+    // A line cut short (no line end: the job was killed writing it) ends the journal there, and
+    // is no damage; a whole line that cannot be read is, at its line number (from 1).
     const std::string line2 = journal_line(kind, two);
-    CHECK(parse_journal(kind, head + journal_line(kind, one) + line2.substr(0, line2.size() - 1))
-              ->entries.size() == 1);
+    const auto torn =
+        parse_journal(kind, head + journal_line(kind, one) + line2.substr(0, line2.size() - 1));
+    CHECK(torn->entries.size() == 1);
+    CHECK(torn->bad_line == 0);
+    const auto garbled =
+        parse_journal(kind, head + journal_line(kind, one) + "unit 2 x\n" + journal_line(kind, two));
+    CHECK(garbled->entries.size() == 1);
+    CHECK(garbled->bad_line == 4);
     // So do a unit out of order, an end that does not grow, a number missing or too many, a
     // letter, another kind's word.
     JournalEntry three = two;
@@ -1149,7 +1157,7 @@ TEST_CASE("a PDN journal reads back what it wrote, up to its first bad line", "[
     CHECK(parse_journal(kind, head + "pair 1 2218 ff 1 2\n")->entries.empty());
     CHECK(parse_journal(kind, head + "unit 1 2218 ff 1 2\n")->entries.size() == 1);
     // Numbers that need only grow, for a kind that skips some (games not written).
-    constexpr JournalKind sparse{"test", "unit", 0, false};
+    constexpr JournalKind sparse{"test", "unit", 0, false, "test", "unit", "made again"};
     CHECK(parse_journal(sparse, journal_head(sparse, "x") + "unit 2 10 a\nunit 5 20 b\nunit 4 30 c\n")
               ->entries.size() == 2);
     // Not such a journal: another first line, another kind, or no settings line.

@@ -256,7 +256,7 @@ cp "$work/ten-ref.pdn" "$work/other.pdn.tmp"
 printf 'dambit analyse journal 1\nsettings input=xxh64:0,nodes=20000\n' >"$work/other.pdn.journal"
 err=$("$dambit" pdn analyse russian-game.pdn --nodes 20000 --pdn "$work/other.pdn" 2>&1 >/dev/null)
 status=$?
-if [ "$status" -eq 2 ] && grep -Eq "^dambit pdn: --pdn: '$work/other.pdn.tmp' holds the games of an interrupted analysis with other settings \(input=xxh64:0, now input=xxh64:[0-9a-f]{16}; .*\); give them to resume it, or move it away \(or remove it\) to start again\$" <<<"$err" &&
+if [ "$status" -eq 2 ] && grep -Eq "^dambit pdn: --pdn: '$work/other.pdn.tmp' holds the games of an interrupted analysis with other settings \(input=xxh64:0, now input=xxh64:[0-9a-f]{16}; .*\); the same settings resume it, or move it away \(or remove it\) to start again\$" <<<"$err" &&
    cmp -s "$work/other.pdn.tmp" "$work/ten-ref.pdn" && [ ! -e "$work/other.pdn" ]; then
   pass=$((pass + 1)); else echo "FAIL analyse-resume-other: $status $err"; fail=$((fail + 1)); fi
 cp russian-game.pdn "$work/self.pdn"

@@ -257,6 +257,22 @@ std::string eval_identity(const search::LearnedWeights* weights) {
     return fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
 }
 
+std::string program_identity() {
+    try {
+        return fmt::format("xxh64:{:016x}", file_io::file_xxh64("/proc/self/exe"));
+    } catch (const std::runtime_error&) {
+        return "unknown";
+    }
+}
+
+std::string file_identity(const std::string& path, const std::string& option) {
+    try {
+        return fmt::format("xxh64:{:016x}", file_io::file_xxh64(path));
+    } catch (const std::runtime_error& e) {
+        throw UsageError(option + ": " + e.what());
+    }
+}
+
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {
     return weights_choice(args.get_or("eval", kDefaultEval), args.variant(), "--eval");
 }

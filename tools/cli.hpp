@@ -107,6 +107,11 @@ std::shared_ptr<const search::LearnedWeights> weights_choice(const std::string& 
 // the weights' bytes, so that a run resumed with other weights under the same name or choice (the
 // next round of a fit, another build's compiled-in weights) is refused, not mixed in.
 std::string eval_identity(const search::LearnedWeights* weights);
+// This program as the checksum of its executable ("xxh64:HEX"), for the journals of long jobs: a
+// rebuilt dambit does not resume games another build made. "unknown" when it cannot be read.
+std::string program_identity();
+// A file as the checksum of its bytes ("xxh64:HEX"); throws UsageError("OPTION: cannot read ...").
+std::string file_identity(const std::string& path, const std::string& option);
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
 inline constexpr const char* kDefaultEval = "auto";

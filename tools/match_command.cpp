@@ -315,13 +315,14 @@ std::vector<play::Opening<R>> openings_of(const cli::Args& args, std::string& de
             return play::parse_openings<R>(*text, fmt::format("ballots {}", *name));
         }
         if (const auto file = args.get("openings-file")) {
-            cli::check_readable(*file);
-            std::ifstream in(*file, std::ios::binary);
-            if (!in) throw cli::UsageError(fmt::format("cannot read '{}'", *file));
-            std::stringstream text;
-            text << in.rdbuf();
+            std::string text;
+            try {
+                text = file_io::read_all(*file);  // a regular file: a FIFO or /dev/zero is refused
+            } catch (const std::runtime_error& e) {
+                throw cli::UsageError(std::string("--openings-file: ") + e.what());
+            }
             description = fmt::format("file {}", *file);
-            return play::parse_openings<R>(text.str(), *file);
+            return play::parse_openings<R>(text, *file);
         }
     } catch (const ParseError& e) {
         throw cli::UsageError(e.what());
@@ -434,22 +435,22 @@ void analyse_losses(const std::vector<Decisive<R>>& games,
 std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 0.005 ? 0.0 : llr); }
 
 // What decides the games of a match, as the journal of --pgn records it (pdn/journal.hpp): a
-// resume with other settings is refused, naming what changed (settings_change). The grace,
-// --concurrency, --sprt and --openings may change between runs: they decide which games are
-// played or counted, not how each one goes.
+// resume with other settings is refused, naming what changed (settings_change). The program by
+// the checksum of its executable; each engine's search switches, threads and table as it uses
+// them, its evaluation and book by name and by the checksum of their bytes; the limits, the
+// grace (it decides forfeits) and the tables (by their folder's absolute path). --concurrency,
+// --sprt and --openings may change between runs: they decide which games are played or counted,
+// not how each one goes; the openings themselves are checked against the games (resumed_pairs).
 template <class R>
-std::string match_settings(const cli::Args& args, const std::string& limit_key, int max_plies,
-                           int threads, std::size_t hash, const cli::TablesOption& tables,
-                           const SideSpec& a, const SideSpec& b) {
-    std::string s = fmt::format("variant={},{},max-plies={},", R::kName, limit_key, max_plies);
-    if (const auto name = args.get("ballots"))
-        s += "ballots=" + pdn::journal_value(*name);
-    else if (const auto file = args.get("openings-file"))
-        s += "openings-file=" + pdn::journal_value(*file);
-    else
-        s += fmt::format("opening-plies={}", args.get_int("opening-plies", 2, 0, 4));
-    s += fmt::format(",threads={},hash={},egtb={}", threads, hash,
-                     tables.dir.empty() ? "none" : pdn::journal_value(tables.dir));
+std::string match_settings(const cli::Args& args, const std::string& limit_key,
+                           const play::GameRules& rules, int threads, std::size_t hash,
+                           const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b) {
+    std::error_code ec;
+    const std::string table_dir =
+        tables.dir.empty() ? "none" : std::filesystem::absolute(tables.dir, ec).lexically_normal();
+    std::string s = fmt::format("dambit={},variant={},{},max-plies={},grace={},egtb={}",
+                                cli::program_identity(), R::kName, limit_key, rules.max_plies,
+                                rules.time.grace_ms, pdn::journal_value(table_dir));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
         if (spec->kind != SideSpec::Kind::kEngine) {
             s += fmt::format(",{}={}:{}", letter,
@@ -460,16 +461,18 @@ std::string match_settings(const cli::Args& args, const std::string& limit_key, 
         const Settings& t = spec->settings;
         for (const play::TuningKey& k : play::kTuningKeys)
             s += fmt::format(",{}.{}={}", letter, k.key, t.tuning.*k.field ? "on" : "off");
-        // The evaluation by its weights, so that a weights file rewritten between the runs is
-        // seen.
-        s += fmt::format(",{}.eval={}", letter,
+        s += fmt::format(",{}.threads={},{}.hash={}", letter, t.threads ? t.threads : threads,
+                         letter, t.hash ? t.hash : hash);
+        // The evaluation as named (the games' White and Black tags name it so) and by its
+        // weights, so that a weights file rewritten between the runs is seen.
+        s += fmt::format(",{}.eval={}:{}", letter, pdn::journal_value(t.eval),
                          cli::eval_identity(
                              cli::weights_choice(t.eval, args.variant(), t.eval_from).get()));
         if (!t.book.file.empty())
-            s += fmt::format(",{0}.book={1},{0}.book-ply={2},{0}.book-margin={3}", letter,
-                             pdn::journal_value(t.book.file), t.book.max_ply, t.book.margin);
-        if (t.threads) s += fmt::format(",{}.threads={}", letter, t.threads);
-        if (t.hash) s += fmt::format(",{}.hash={}", letter, t.hash);
+            s += fmt::format(",{0}.book={1}:{2},{0}.book-ply={3},{0}.book-margin={4}", letter,
+                             pdn::journal_value(t.book.file),
+                             cli::file_identity(t.book.file, t.book_from),
+                             t.book.max_ply, t.book.margin);
         if (!tables.dir.empty()) s += fmt::format(",{}.egtb={}", letter, t.tables ? "on" : "off");
     }
     return s;
@@ -519,7 +522,8 @@ struct SideSpent {
 };
 
 // The journal of --pgn FILE (pdn/journal.hpp): a line per game pair, with what A and B spent.
-constexpr pdn::JournalKind kMatchJournal{"match", "pair", 12, true};
+constexpr pdn::JournalKind kMatchJournal{"match",  "pair", 12, true, "match",
+                                         "the game pair of opening", "played again"};
 
 std::vector<std::uint64_t> spent_values(const std::array<SideSpent, 2>& sides) {
     std::vector<std::uint64_t> v;
@@ -613,7 +617,7 @@ int run(const cli::Args& args) {
         rules.time.grace_ms = grace;
         ++given;
         limit_text = fmt::format("tc {}", *tc);
-        limit_key = "tc=" + pdn::journal_value(*tc);
+        limit_key = fmt::format("tc={}+{}ms", rules.time.base_ms, rules.time.increment_ms);
     }
     if (given > 1)
         throw cli::UsageError("give at most one of --depth, --nodes, --movetime and --tc");
@@ -690,14 +694,14 @@ int run(const cli::Args& args) {
                                                           sa.threads ? sa.threads : threads);
             slot->a->set_tuning(sa.tuning);
             slot->a->set_weights(cli::weights_choice(sa.eval, args.variant(), sa.eval_from).get());
-            slot->book_a = cli::book_player<R>(sa.book, sa.book_from, 1 + std::uint64_t(i));
+            slot->book_a = cli::book_player<R>(sa.book, sa.book_from, 1);
         }
         if (engine_b) {
             slot->b = std::make_unique<search::Engine<R>>(sb.hash ? sb.hash : hash,
                                                           sb.threads ? sb.threads : threads);
             slot->b->set_tuning(sb.tuning);
             slot->b->set_weights(cli::weights_choice(sb.eval, args.variant(), sb.eval_from).get());
-            slot->book_b = cli::book_player<R>(sb.book, sb.book_from, 1001 + std::uint64_t(i));
+            slot->book_b = cli::book_player<R>(sb.book, sb.book_from, 1001);
         }
         if (!tables.dir.empty()) {
             if (slot->a && sa.tables) pieces = slot->a->set_tables(tables.dir, tables.cache_megabytes);
@@ -729,17 +733,17 @@ int run(const cli::Args& args) {
         try {
             journal = std::make_unique<pdn::JournaledPdn>(
                 kMatchJournal, *pgn,
-                match_settings<R>(args, limit_key, rules.max_plies, threads, hash, tables, spec_a,
-                                  spec_b),
-                "match");
+                match_settings<R>(args, limit_key, rules, threads, hash, tables, spec_a, spec_b));
         } catch (const pdn::ResumeRefused& e) {
             throw cli::UsageError(std::string("--pgn: ") + e.what());
         }
-        if (const auto& d = journal->damage())
-            cli::eprint("match: {} is damaged: the games of opening {} fail their check; they "
-                        "and the {} bytes after them are dropped, and played again\n",
-                        journal->tmp_path(), d->number, d->dropped);
+        if (!journal->damage().empty()) cli::eprint("dambit match: {}\n", journal->damage());
         resumed = resumed_pairs<R>(*journal, openings);
+        if (resumed.size() > openings.size())
+            cli::eprint("dambit match: {} holds {}; only the first {} are kept (--openings {})\n",
+                        journal->tmp_path(),
+                        cli::count_text(resumed.size(), "game pair", "game pairs"),
+                        openings.size(), openings.size());
     }
 
     for (auto& slot : slots) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -109,6 +110,12 @@ public:
     explicit Input(const std::string& name) : name_(name) {
         if (name == "-") return;
         cli::check_readable(name);
+        // A file or a pipe: a device such as /dev/zero would be read for ever.
+        std::error_code ec;
+        const auto type = std::filesystem::status(name, ec).type();
+        if (type == std::filesystem::file_type::character ||
+            type == std::filesystem::file_type::block)
+            throw cli::UsageError(fmt::format("cannot read '{}': a device, not a file", name));
         file_ = std::make_unique<std::ifstream>(name, std::ios::binary);
         if (!*file_) throw cli::UsageError(fmt::format("cannot open '{}'", name));
     }
@@ -431,27 +438,31 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
 }
 
 // The journal of analyse --pdn OUT (pdn/journal.hpp): a line per game written, by its number.
-constexpr pdn::JournalKind kAnalyseJournal{"analyse", "game", 0, false};
+constexpr pdn::JournalKind kAnalyseJournal{"analyse", "game",  0, false, "analysis", "game",
+                                           "analysed again"};
 
-// What decides the analysed games, as the journal records it: the input by its checksum, the
-// limits, marks, threads, table, evaluation (a weights file by its checksum), rules and tables.
+// What decides the analysed games, as the journal records it: the program and the input by
+// their checksums, the limits, marks, threads, table, evaluation (a weights file by its
+// checksum), rules and tables (by their folder's absolute path).
 std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
                              std::string_view input) {
-    const auto digest = [](std::string_view bytes) {
-        return fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
-    };
-    std::string s = "input=" + digest(input) + ",";
+    std::string s = fmt::format("dambit={},input=xxh64:{:016x},", cli::program_identity(),
+                                XXH64(input.data(), input.size(), 0));
     s += o.limits.depth   ? fmt::format("depth={}", o.limits.depth)
          : o.limits.nodes ? fmt::format("nodes={}", o.limits.nodes)
                           : fmt::format("movetime={}", o.limits.movetime_ms);
     s += fmt::format(",marks={:g}/{:g}/{:g},threads={},hash={},eval=", o.marks.inaccuracy,
                      o.marks.mistake, o.marks.blunder, o.threads, o.hash);
     const bool word = o.eval == "auto" || o.eval == "learned" || o.eval == "hand";
-    s += word ? o.eval : digest(file_io::read_all(o.eval, "weights file"));
-    s += fmt::format(",variant={},game={},egtb={}",
-                     args.has("variant") ? variant_name(args.variant()) : "tagged",
-                     args.has("game") ? args.get_or("game", "") : "all",
-                     o.tables.dir.empty() ? "none" : pdn::journal_value(o.tables.dir));
+    s += word ? o.eval
+              : pdn::journal_value(o.eval) + ":" + cli::file_identity(o.eval, "--eval");
+    std::error_code ec;
+    s += fmt::format(
+        ",variant={},game={},egtb={}", args.has("variant") ? variant_name(args.variant()) : "tagged",
+        args.has("game") ? args.get_or("game", "") : "all",
+        pdn::journal_value(o.tables.dir.empty()
+                               ? "none"
+                               : std::filesystem::absolute(o.tables.dir, ec).lexically_normal().string()));
     return s;
 }
 
@@ -512,20 +523,16 @@ int analyse(int argc, char** argv) {
     std::uint64_t resumed_up_to = 0;  // the games up to this number were analysed before
     if (out_path) {
         out_lock = cli::lock_tmp("pdn", *out_path);
-        std::stringstream bytes;
-        bytes << in.stream().rdbuf();
+        std::string bytes(std::istreambuf_iterator<char>(in.stream()), {});
         if (in.stream().bad()) throw std::runtime_error(fmt::format("cannot read '{}'", in.name()));
-        whole.str(bytes.str());
+        const std::string settings = analyse_settings(args, o, bytes);
+        whole.str(std::move(bytes));
         try {
-            journal = std::make_unique<pdn::JournaledPdn>(
-                kAnalyseJournal, *out_path, analyse_settings(args, o, whole.str()), "analysis");
+            journal = std::make_unique<pdn::JournaledPdn>(kAnalyseJournal, *out_path, settings);
         } catch (const pdn::ResumeRefused& e) {
             throw cli::UsageError(std::string("--pdn: ") + e.what());
         }
-        if (const auto& d = journal->damage())
-            cli::eprint("dambit pdn: {} is damaged: game {} fails its check; it and the {} "
-                        "bytes after it are dropped, and analysed again\n",
-                        journal->tmp_path(), d->number, d->dropped);
+        if (!journal->damage().empty()) cli::eprint("dambit pdn: {}\n", journal->damage());
         if (!journal->resumed().empty()) {
             resumed_up_to = journal->resumed().back().number;
             cli::eprint("dambit pdn: resumed from {}: the games up to game {} were analysed "

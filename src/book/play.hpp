@@ -43,6 +43,14 @@ public:
     BookPlayer(std::shared_ptr<const Book<R>> book, const PlayOptions& options)
         : book_(std::move(book)), options_(options), random_(options.seed) {}
 
+    // Starts the draws of a new game from the seed and `game` (a number that tells the game from
+    // the others: a match's opening and colour), so that the moves drawn in a game do not depend
+    // on the games played before it by this player (a match resumed, or played several games at
+    // once, draws the same).
+    void new_game(std::uint64_t game) {
+        random_.seed(options_.seed ^ (game * 0x9E3779B97F4A7C15ull));
+    }
+
     // The book's move in `p`, the ply-th position of its game (0: the first), if the book is
     // still used there and holds the position: with margin 0 the best one (the first in
     // generation order of equal values), otherwise one drawn uniformly from those whose value is

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <xxhash.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace dambit::file_io {
 
@@ -127,6 +129,24 @@ inline void check_regular(const std::string& path, std::string_view kind = {}) {
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw std::runtime_error("cannot read " + (kind.empty() ? "" : std::string(kind) + " ") +
                                  "'" + path + "': not a regular file");
+}
+
+// The XXH64 of a regular file's bytes, read a megabyte at a time; throws as read_all.
+inline std::uint64_t file_xxh64(const std::string& path, std::string_view kind = {}) {
+    check_regular(path, kind);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw std::runtime_error("cannot read '" + path + "': " + std::strerror(errno));
+    XXH64_state_t* state = XXH64_createState();
+    XXH64_reset(state, 0);
+    std::vector<char> buf(1 << 20);
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) XXH64_update(state, buf.data(), n);
+    const bool failed = std::ferror(f);
+    std::fclose(f);
+    const std::uint64_t digest = XXH64_digest(state);
+    XXH64_freeState(state);
+    if (failed) throw std::runtime_error("cannot read '" + path + "'");
+    return digest;
 }
 
 // The whole of a regular file; throws std::runtime_error("cannot read [KIND ]'PATH': REASON").

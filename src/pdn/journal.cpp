@@ -40,7 +40,10 @@ std::optional<Journal> parse_journal(const JournalKind& kind, std::string_view t
     Journal j;
     j.settings = std::string(settings->substr(kSettings.size()));
     const std::string word = std::string(kind.entry) + " ";
+    std::size_t number = 2;
     while (const auto line = line_at(at)) {
+        ++number;
+        j.bad_line = number;  // until the line is read
         std::string_view rest = *line;
         if (!rest.starts_with(word)) break;
         rest.remove_prefix(word.size());
@@ -61,6 +64,7 @@ std::optional<Journal> parse_journal(const JournalKind& kind, std::string_view t
             (last && v[1] <= last->end))
             break;
         j.entries.push_back({v[0], v[1], v[2], std::vector<std::uint64_t>(v.begin() + 3, v.end())});
+        j.bad_line = 0;
     }
     return j;
 }
@@ -91,34 +95,46 @@ std::FILE* open_append(const std::string& path) {
 }  // namespace
 
 JournaledPdn::JournaledPdn(const JournalKind& kind, const std::string& out,
-                           const std::string& settings, std::string_view job)
+                           const std::string& settings)
     : kind_(kind), out_(out), tmp_(out + ".tmp"), journal_path_(out + ".journal") {
     std::string head = journal_head(kind, settings);
     std::error_code ec;
     if (std::filesystem::file_size(tmp_, ec) > 0 && !ec) {
-        const std::string again = "move it away (or remove it) to start again";
+        const std::string start = fmt::format("'{}' holds the games of an interrupted {}", tmp_,
+                                              kind.job),
+                          again = "move it away (or remove it) to start again";
+        if (!std::filesystem::exists(journal_path_, ec))
+            throw ResumeRefused(fmt::format("{} without its journal '{}'; {}", start,
+                                            journal_path_, again));
         std::optional<Journal> journal;
         if (std::filesystem::is_regular_file(journal_path_, ec))
             journal = parse_journal(kind, file_io::read_all(journal_path_));
         if (!journal)
-            throw ResumeRefused(fmt::format("'{}' holds the games of an interrupted {} without "
-                                            "its journal '{}'; {}",
-                                            tmp_, job, journal_path_, again));
+            throw ResumeRefused(fmt::format("{}, and '{}' is not the journal of a {}; {}", start,
+                                            journal_path_, kind.job, again));
         if (journal->settings != settings)
             throw ResumeRefused(fmt::format(
-                "'{}' holds the games of an interrupted {} with other settings ({}); give them "
-                "to resume it, or {}",
-                tmp_, job, settings_change(journal->settings, settings), again));
+                "{} with other settings ({}); the same settings resume it, or {}", start,
+                settings_change(journal->settings, settings), again));
         std::string text = file_io::read_all(tmp_);
         std::uint64_t begin = 0;
         for (const JournalEntry& e : journal->entries) {
             if (e.end > text.size() || XXH64(text.data() + begin, e.end - begin, 0) != e.digest) {
-                damage_ = Damage{e.number, text.size() - begin};
+                damage_ = fmt::format("{} is damaged: {} {} fails its check; it and the {} "
+                                      "bytes after it are {}",
+                                      tmp_, kind.unit, e.number, text.size() - begin, kind.again);
                 break;
             }
             resumed_.push_back(e);
             begin = e.end;
         }
+        if (damage_.empty() && journal->bad_line > 0)
+            damage_ = fmt::format(
+                "{} is damaged at line {}: the games {} are {}", journal_path_, journal->bad_line,
+                resumed_.empty()
+                    ? std::string("in ") + tmp_
+                    : fmt::format("after {} {}", kind.unit, resumed_.back().number),
+                kind.again);
         text.resize(begin);
         resumed_text_ = std::move(text);
         size_ = begin;
@@ -162,14 +178,19 @@ void JournaledPdn::append(std::string_view games, std::uint64_t number,
 
 void JournaledPdn::finish(std::uint64_t keep) {
     const bool closed = std::fclose(games_) == 0;
+    const int close_error = errno;
     games_ = nullptr;
     std::fclose(journal_);
     journal_ = nullptr;
+    if (!closed)
+        throw std::runtime_error("cannot write '" + tmp_ + "': " + std::strerror(close_error));
     std::error_code ec;
-    if (!closed || (keep < size_ && (std::filesystem::resize_file(tmp_, keep, ec), ec)) ||
-        std::rename(tmp_.c_str(), out_.c_str()) != 0)
-        throw std::runtime_error("cannot rename '" + tmp_ + "' to '" + out_ + "'");
+    if (keep < size_) std::filesystem::resize_file(tmp_, keep, ec);
+    if (ec) throw std::runtime_error("cannot write '" + tmp_ + "': " + ec.message());
     std::remove(journal_path_.c_str());
+    if (std::rename(tmp_.c_str(), out_.c_str()) != 0)
+        throw std::runtime_error("cannot rename '" + tmp_ + "' to '" + out_ +
+                                 "': " + std::strerror(errno));
 }
 
 }  // namespace dambit::pdn

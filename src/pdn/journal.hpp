@@ -29,6 +29,9 @@ struct JournalKind {
     std::string_view entry;  // the first word of a unit's line: "pair"
     std::size_t values = 0;  // the numbers after the digest
     bool consecutive = false;  // units numbered 1, 2, 3, ... (else only increasing)
+    // For messages: the job ("match"), a unit before its number ("the game pair of opening"),
+    // and what is done to the units dropped ("played again").
+    std::string_view job, unit, again;
 };
 
 struct JournalEntry {
@@ -44,12 +47,15 @@ std::string journal_line(const JournalKind& kind, const JournalEntry& e);
 struct Journal {
     std::string settings;
     std::vector<JournalEntry> entries;
+    // The number of the first whole line that was not read (malformed or out of order), 0 when
+    // every whole line was; a last line cut short (no line end: the job was killed writing it) is
+    // no damage.
+    std::size_t bad_line = 0;
 };
 
 // Reads a journal of `kind`: nothing when `text` does not begin with such a journal's two lines;
-// otherwise its settings and the unit lines up to the first that is cut short (no line end: the
-// job was killed writing it), malformed or out of order (a number that does not follow, an end
-// that does not grow).
+// otherwise its settings and the unit lines up to the first that is cut short, malformed or out
+// of order (a number that does not follow, an end that does not grow).
 std::optional<Journal> parse_journal(const JournalKind& kind, std::string_view text);
 
 // A value in the settings line with the characters that separate its items (',' and ' ', also
@@ -70,13 +76,12 @@ public:
 class JournaledPdn {
 public:
     // Opens OUT.tmp for appending. When it holds games, the journal must vouch for them with the
-    // same `settings` (else ResumeRefused, naming the change; `job` names the interrupted job in
-    // the message: "match", "analysis"): the units whose games pass their checksum are resumed,
+    // same `settings` (else ResumeRefused: no journal, not a journal of this kind, or other
+    // settings, naming the change): the units whose games pass their checksum are resumed,
     // OUT.tmp is cut after them, and the journal rewritten with their lines. A unit that fails
-    // its checksum is dropped with everything after it (damage() says which). Throws
-    // std::runtime_error when a file cannot be read or written.
-    JournaledPdn(const JournalKind& kind, const std::string& out, const std::string& settings,
-                 std::string_view job);
+    // its checksum, or a damaged journal line, drops that unit and everything after it (damage()
+    // says so). Throws std::runtime_error when a file cannot be read or written.
+    JournaledPdn(const JournalKind& kind, const std::string& out, const std::string& settings);
     // Unfinished with no games in OUT.tmp, removes OUT.tmp and the journal.
     ~JournaledPdn();
     JournaledPdn(const JournaledPdn&) = delete;
@@ -85,21 +90,20 @@ public:
     // The units resumed, in order, and OUT.tmp's bytes up to the end of the last of them.
     const std::vector<JournalEntry>& resumed() const { return resumed_; }
     const std::string& resumed_text() const { return resumed_text_; }
-    // The unit whose games failed their checksum, and the bytes dropped from its start: nothing
-    // when there was none.
-    struct Damage {
-        std::uint64_t number = 0;
-        std::uint64_t dropped = 0;
-    };
-    const std::optional<Damage>& damage() const { return damage_; }
+    // What was found damaged and dropped, one line ("OUT.tmp is damaged: the game pair of
+    // opening 3 fails its check; it and the 2154 bytes after it are played again", or "OUT.journal
+    // is damaged at line 5: the games after the game pair of opening 2 are played again"); empty
+    // when nothing was.
+    const std::string& damage() const { return damage_; }
 
     // Writes a unit's games, then its line; throws std::runtime_error("cannot write 'PATH':
     // REASON") on a failure (a full disk).
     void append(std::string_view games, std::uint64_t number, std::vector<std::uint64_t> values);
     // OUT.tmp's length now.
     std::uint64_t size() const { return size_; }
-    // The end: OUT.tmp cut to `keep` bytes (a resume that counts fewer units than it holds),
-    // renamed OUT, and the journal removed.
+    // The end: OUT.tmp cut to `keep` bytes (a resume that counts fewer units than it holds), the
+    // journal removed, and OUT.tmp renamed OUT (in that order: a run that starts meanwhile finds
+    // no OUT.tmp, or one without a journal, and its own journal is never removed by this one).
     void finish(std::uint64_t keep);
 
     const std::string& tmp_path() const { return tmp_; }
@@ -109,7 +113,7 @@ private:
     std::string out_, tmp_, journal_path_;
     std::vector<JournalEntry> resumed_;
     std::string resumed_text_;
-    std::optional<Damage> damage_;
+    std::string damage_;
     std::FILE* games_ = nullptr;
     std::FILE* journal_ = nullptr;
     std::uint64_t size_ = 0;

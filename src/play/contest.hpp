@@ -47,7 +47,10 @@ public:
                      PlayerStats* stats = nullptr, book::BookPlayer<R>* book = nullptr)
         : engine_(engine), limits_(limits), stats_(stats), book_(book) {}
 
-    void start_game(const Position<R>&, Color, const TimeControl&) override { engine_.new_game(); }
+    void start_game(const Position<R>& opening, Color colour, const TimeControl&) override {
+        engine_.new_game();
+        if (book_) book_->new_game(position_key(opening) ^ std::uint64_t(colour));
+    }
     Move<G> move(const Position<R>& p, const std::vector<Position<R>>& history,
                  const Turn<R>& turn) override {
         if (book_)
