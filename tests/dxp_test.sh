@@ -249,6 +249,49 @@ grep -q "^dambit dxp: search failed: .*international-0101.egtb: block 0 checksum
 grep -Eq '^game 1: server Black vs client: ((1-0|0-1|1/2-1/2) \(|\* \(peer ended the game claiming a draw\), 12 plies)' "$tmp/d_server" && ok ||
   bad "d: the game did not finish: $(cat "$tmp/d_server")"
 
+# (f) a BACKREQ that comes while the server searches (3 s a move) is answered at once, and no
+# move is sent for the position the peer left (the spec allows a BACKREQ at any moment; the
+# server sent its move first and took it back after). Then we end the game.
+start_server "$tmp/f_server" --max-games 1 --movetime 3000 --name server || bad "f: no server port"
+cat >"$tmp/back.py" <<'EOF2'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+buf = b""
+def read_msg():
+    global buf
+    while b"\0" not in buf:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise SystemExit("server closed early")
+        buf += chunk
+    msg, _, buf = buf.partition(b"\0")
+    return msg.decode()
+def expect(header, what):
+    while True:
+        m = read_msg()
+        if m[0] == header:
+            return m
+        if m[0] != "C":
+            raise SystemExit("%s: got %r" % (what, m))
+s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
+assert expect("A", "game")[-1] == "0"
+s.sendall(b"M0001322800\0")                 # 32-28: the server searches its reply
+time.sleep(0.3)
+start = time.time()
+s.sendall(b"B001W\0")                       # back to the start, White to move
+k = expect("K", "BACKREQ during the search")   # no M before it: expect() fails on one
+took = time.time() - start
+assert k[1] == "0", k
+assert took < 2.0, took                      # the 3 s search was cut
+s.sendall(b"E10\0")                          # we give up
+assert expect("E", "acknowledgement")[1] == "0"
+print("back client done in %.2f s" % took)
+EOF2
+timeout 30 python3 "$tmp/back.py" "$port" >"$tmp/f_client" 2>&1 && ok || bad "f: $(cat "$tmp/f_client")"
+wait "$server_pid"
+grep -q "our move withheld" "$tmp/f_server" && grep -q "took back to ply 0" "$tmp/f_server" && ok ||
+  bad "f: server log: $(cat "$tmp/f_server")"
+
 # (c) bad command lines: status 2, one line naming the token.
 usage() {  # usage NAME REGEX ARGS...
   local name=$1 want=$2 err status

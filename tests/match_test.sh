@@ -129,7 +129,7 @@ if [ "$status" -eq 130 ] && grep -Eq '^games [0-9]+, A wins' "$tmp/int.out" && [
 # (two games at once) and resumed, writes the same PDN and pair lines as a match never stopped.
 # The resume may count fewer openings than the first run played (--openings 6 there, 40 here):
 # the PDN then holds the first six pairs.
-resume_args=(--nodes 20000 --opening-plies 3)
+resume_args=(--nodes 4000 --opening-plies 3)
 "$dambit" match "${resume_args[@]}" --openings 6 --pgn "$tmp/ref.pdn" >"$tmp/ref.out" 2>&1
 # interrupt_after NAME N: starts the 40-opening match writing $tmp/NAME.pdn and sends it SIGINT
 # once its journal holds N pairs; status in $status.
@@ -151,9 +151,9 @@ interrupt_after cut 2
 cp "$tmp/cut.pdn.tmp" "$tmp/cut.saved.tmp" && cp "$tmp/cut.pdn.journal" "$tmp/cut.saved.journal"
 restore() { cp "$tmp/cut.saved.tmp" "$tmp/cut.pdn.tmp" && cp "$tmp/cut.saved.journal" "$tmp/cut.pdn.journal"; }
 # - other settings: refused, naming the change, the files left as they are;
-run other --nodes 20001 --opening-plies 3 --openings 6 --pgn "$tmp/cut.pdn"
+run other --nodes 4001 --opening-plies 3 --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 2 ] && [ ! -s "$tmp/other.out" ] &&
-   grep -q "holds the games of an interrupted match with other settings (nodes=20000, now nodes=20001); the same settings resume it, or move it away" "$tmp/other.err" &&
+   grep -q "holds the games of an interrupted match with other settings (nodes=4000, now nodes=4001); the same settings resume it, or move it away" "$tmp/other.err" &&
    cmp -s "$tmp/cut.pdn.tmp" "$tmp/cut.saved.tmp"; then ok; else
   bad resume-other-settings "status $status: $(cat "$tmp/other.err")"; fi
 # - no journal (a match of an older dambit): refused;

@@ -73,6 +73,7 @@ public:
         return {};
     }
     void push_back(Message m) { pending_ = std::move(m); }
+    bool has_pending() const { return pending_.has_value(); }
     bool send(const Message& m) {
         if (c_.write(encode(m))) return true;
         broken_ = true;
@@ -457,7 +458,8 @@ public:
                     end_here(reason_code(v->winner, ours), "");
                 return finish(v->winner, result_text(v->winner), v->reason);
             }
-            if (g.pos.side == ours) {
+            // Our turn, unless a message the peer sent during our search waits to be answered.
+            if (g.pos.side == ours && !ch_.has_pending()) {
                 search::Limits limits;
                 if (o_.movetime_ms > 0) {
                     limits.movetime_ms = o_.movetime_ms;
@@ -470,9 +472,32 @@ public:
                 search::Engine<International>::Callbacks callbacks;
                 auto& conn = ch_.connection();
                 auto& engine = engine_;
-                // A peer that hangs up during the search ends it (after the current iteration).
-                callbacks.iteration = [&conn, &engine](const search::Iteration<G>&) {
+                // What the peer sends during the search is read after each iteration: hanging up
+                // ends the search, and so does a BACKREQ or a GAMEEND, which is then answered
+                // instead of our move (the spec allows a BACKREQ at any moment: a move sent
+                // after it would be for a position the peer has left). A CHAT is logged at
+                // once; anything else waits for our move.
+                bool answer_first = false;
+                std::optional<Incoming> lost;  // the connection broke during the search
+                callbacks.iteration = [&](const search::Iteration<G>&) {
                     if (conn.peer_closed()) engine.stop();
+                    while (!ch_.has_pending() && !lost) {
+                        auto in = ch_.next(0);
+                        if (in.kind == Incoming::Kind::kTimeout) break;
+                        if (in.kind != Incoming::Kind::kMessage) {
+                            lost = std::move(in);
+                            engine.stop();
+                            break;
+                        }
+                        if (const auto* c = std::get_if<Chat>(&in.message)) {
+                            if (log_) log_("chat: " + printable(c->text, kMaxMessage));
+                            continue;
+                        }
+                        answer_first = std::holds_alternative<BackRequest>(in.message) ||
+                                       std::holds_alternative<GameEnd>(in.message);
+                        ch_.push_back(std::move(in.message));
+                        if (answer_first) engine.stop();
+                    }
                 };
                 const auto t0 = SteadyClock::now();
                 std::optional<book::BookMove<International>> from_book;
@@ -490,6 +515,11 @@ public:
                               : engine_.go_without_failed_tables(g.pos, g.history, limits, callbacks,
                                                                  table_error)
                                     .best;
+                if (lost) return broken(lost->reason, lost->kind == Incoming::Kind::kBroken);
+                if (answer_first) {
+                    if (log_) log_("our move withheld: the peer's message came during the search");
+                    continue;
+                }
                 const auto used = ms_since(t0);
                 clocks.spend(ours, used);
                 const BoardMove m = path_of(g.pos, best);
