@@ -188,7 +188,7 @@ if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
 restore
 sed -i '1s/match/analyse/' "$tmp/cut.pdn.journal"
 run otherkind "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
-if [ "$status" -eq 2 ] && grep -q "holds the games of an interrupted match, and '$tmp/cut.pdn.journal' is not the journal of a match; move it away" "$tmp/otherkind.err"; then
+if [ "$status" -eq 2 ] && grep -q "holds the games of an interrupted match, and '$tmp/cut.pdn.journal' is not a journal of dambit match; move it away" "$tmp/otherkind.err"; then
   ok; else bad resume-other-kind "status $status: $(cat "$tmp/otherkind.err")"; fi
 # - the same evaluation under another name (the games' tags would name two): refused;
 restore
@@ -199,7 +199,7 @@ if [ "$status" -eq 2 ] && grep -Eq "\(a.eval=auto:xxh64:[0-9a-f]+, now a.eval=le
 restore
 run fewer "${resume_args[@]}" --openings 1 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
-   grep -Eq "^dambit match: $tmp/cut.pdn.tmp holds [0-9]+ game pairs; only the first 1 are kept \(--openings 1\)\$" "$tmp/fewer.err"; then
+   grep -Eq "^dambit match: $tmp/cut.pdn.tmp holds [0-9]+ game pairs; the match has 1 opening now, and only their pairs are kept\$" "$tmp/fewer.err"; then
   ok; else bad resume-fewer "status $status: $(cat "$tmp/fewer.err")"; fi
 
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds

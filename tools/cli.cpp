@@ -273,6 +273,13 @@ std::string file_identity(const std::string& path, const std::string& option) {
     }
 }
 
+std::string folder_identity(const std::string& dir) {
+    if (dir.empty()) return "none";
+    std::error_code ec;
+    const auto path = std::filesystem::weakly_canonical(dir, ec);
+    return ec ? dir : path.string();
+}
+
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {
     return weights_choice(args.get_or("eval", kDefaultEval), args.variant(), "--eval");
 }

@@ -112,6 +112,9 @@ std::string eval_identity(const search::LearnedWeights* weights);
 std::string program_identity();
 // A file as the checksum of its bytes ("xxh64:HEX"); throws UsageError("OPTION: cannot read ...").
 std::string file_identity(const std::string& path, const std::string& option);
+// A folder as its canonical absolute path ("none" for an empty one), so that "t/" and "t", or a
+// relative path given from another directory, name the same folder in a journal.
+std::string folder_identity(const std::string& dir);
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
 inline constexpr const char* kDefaultEval = "auto";

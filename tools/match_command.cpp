@@ -445,12 +445,10 @@ template <class R>
 std::string match_settings(const cli::Args& args, const std::string& limit_key,
                            const play::GameRules& rules, int threads, std::size_t hash,
                            const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b) {
-    std::error_code ec;
-    const std::string table_dir =
-        tables.dir.empty() ? "none" : std::filesystem::absolute(tables.dir, ec).lexically_normal();
     std::string s = fmt::format("dambit={},variant={},{},max-plies={},grace={},egtb={}",
                                 cli::program_identity(), R::kName, limit_key, rules.max_plies,
-                                rules.time.grace_ms, pdn::journal_value(table_dir));
+                                rules.time.grace_ms,
+                                pdn::journal_value(cli::folder_identity(tables.dir)));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
         if (spec->kind != SideSpec::Kind::kEngine) {
             s += fmt::format(",{}={}:{}", letter,
@@ -740,10 +738,11 @@ int run(const cli::Args& args) {
         if (!journal->damage().empty()) cli::eprint("dambit match: {}\n", journal->damage());
         resumed = resumed_pairs<R>(*journal, openings);
         if (resumed.size() > openings.size())
-            cli::eprint("dambit match: {} holds {}; only the first {} are kept (--openings {})\n",
+            cli::eprint("dambit match: {} holds {}; the match has {} now, and only their pairs "
+                        "are kept\n",
                         journal->tmp_path(),
                         cli::count_text(resumed.size(), "game pair", "game pairs"),
-                        openings.size(), openings.size());
+                        cli::count_text(openings.size(), "opening", "openings"));
     }
 
     for (auto& slot : slots) {

@@ -456,13 +456,10 @@ std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
     const bool word = o.eval == "auto" || o.eval == "learned" || o.eval == "hand";
     s += word ? o.eval
               : pdn::journal_value(o.eval) + ":" + cli::file_identity(o.eval, "--eval");
-    std::error_code ec;
-    s += fmt::format(
-        ",variant={},game={},egtb={}", args.has("variant") ? variant_name(args.variant()) : "tagged",
-        args.has("game") ? args.get_or("game", "") : "all",
-        pdn::journal_value(o.tables.dir.empty()
-                               ? "none"
-                               : std::filesystem::absolute(o.tables.dir, ec).lexically_normal().string()));
+    s += fmt::format(",variant={},game={},egtb={}",
+                     args.has("variant") ? variant_name(args.variant()) : "tagged",
+                     args.has("game") ? args.get_or("game", "") : "all",
+                     pdn::journal_value(cli::folder_identity(o.tables.dir)));
     return s;
 }
 

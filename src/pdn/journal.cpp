@@ -104,18 +104,31 @@ JournaledPdn::JournaledPdn(const JournalKind& kind, const std::string& out,
                                               kind.job),
                           again = "move it away (or remove it) to start again";
         if (!std::filesystem::exists(journal_path_, ec))
-            throw ResumeRefused(fmt::format("{} without its journal '{}'; {}", start,
-                                            journal_path_, again));
+            throw ResumeRefused(fmt::format(
+                "{} without its journal '{}' (a job killed as it ended leaves its games so: "
+                "then rename it '{}'); {}",
+                start, journal_path_, out_, again));
         std::optional<Journal> journal;
         if (std::filesystem::is_regular_file(journal_path_, ec))
             journal = parse_journal(kind, file_io::read_all(journal_path_));
         if (!journal)
-            throw ResumeRefused(fmt::format("{}, and '{}' is not the journal of a {}; {}", start,
-                                            journal_path_, kind.job, again));
+            throw ResumeRefused(fmt::format("{}, and '{}' is not a journal of dambit {}; {}",
+                                            start, journal_path_, kind.name, again));
+        // The item dambit= names the program's build: another build cannot be made the same.
+        const auto build = [](std::string_view t) {
+            const std::size_t at = t.starts_with("dambit=") ? 0 : t.find(",dambit=");
+            if (at == std::string_view::npos) return std::string_view();
+            t.remove_prefix(at == 0 ? 0 : at + 1);
+            return t.substr(0, t.find(','));
+        };
         if (journal->settings != settings)
             throw ResumeRefused(fmt::format(
-                "{} with other settings ({}); the same settings resume it, or {}", start,
-                settings_change(journal->settings, settings), again));
+                "{} with other settings ({}); {}, or {}", start,
+                settings_change(journal->settings, settings),
+                !build(journal->settings).empty() && build(journal->settings) != build(settings)
+                    ? "the build of dambit that made them resumes it"
+                    : "the same settings resume it",
+                again));
         std::string text = file_io::read_all(tmp_);
         std::uint64_t begin = 0;
         for (const JournalEntry& e : journal->entries) {

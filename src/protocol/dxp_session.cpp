@@ -475,13 +475,17 @@ public:
                 // What the peer sends during the search is read after each iteration: hanging up
                 // ends the search, and so does a BACKREQ or a GAMEEND, which is then answered
                 // instead of our move (the spec allows a BACKREQ at any moment: a move sent
-                // after it would be for a position the peer has left). A CHAT is logged at
-                // once; anything else waits for our move.
+                // after it would be for a position the peer has left). A CHAT is logged at once
+                // (at most 16 an iteration, so that a flood does not hold the search); anything
+                // else is held for after our move, and reading stops until then (one message
+                // is held at a time).
                 bool answer_first = false;
                 std::optional<Incoming> lost;  // the connection broke during the search
                 callbacks.iteration = [&](const search::Iteration<G>&) {
-                    if (conn.peer_closed()) engine.stop();
-                    while (!ch_.has_pending() && !lost) {
+                    // (Again after a search made again without failed tables: go() clears the
+                    // stop of the first.)
+                    if (conn.peer_closed() || answer_first || lost) engine.stop();
+                    for (int chats = 0; chats < 16 && !ch_.has_pending() && !lost;) {
                         auto in = ch_.next(0);
                         if (in.kind == Incoming::Kind::kTimeout) break;
                         if (in.kind != Incoming::Kind::kMessage) {
@@ -491,6 +495,7 @@ public:
                         }
                         if (const auto* c = std::get_if<Chat>(&in.message)) {
                             if (log_) log_("chat: " + printable(c->text, kMaxMessage));
+                            ++chats;
                             continue;
                         }
                         answer_first = std::holds_alternative<BackRequest>(in.message) ||
