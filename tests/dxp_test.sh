@@ -84,6 +84,29 @@ grep -q '^game 1: client White vs server: 1/2-1/2 (max plies), 40 plies$' "$tmp/
 # (b) a raw client, then a proper game.
 start_server "$tmp/b_server" --max-games 6 --movetime 20 --timeout 2 --name server ||
   bad "b: no server port"
+# The DXP messages of a socket, for the Python clients below: read_msg(s), and expect(s, HEADER,
+# WHAT), the next message with that header (CHATs skipped; anything else fails WHAT).
+cat >"$tmp/dxpmsg.py" <<'EOF'
+buffers = {}
+def read_msg(s):
+    buf = buffers.get(s, b"")
+    while b"\0" not in buf:
+        chunk = s.recv(4096)
+        if not chunk:
+            raise SystemExit("server closed early")
+        buf += chunk
+    msg, _, rest = buf.partition(b"\0")
+    buffers[s] = rest
+    return msg.decode()
+
+def expect(s, header, what):
+    while True:
+        m = read_msg(s)
+        if m[0] == header:
+            return m
+        if m[0] != "C":
+            raise SystemExit("%s: got %r" % (what, m))
+EOF
 cat >"$tmp/raw.py" <<'EOF'
 import socket, sys, time
 port = int(sys.argv[1])
@@ -104,25 +127,7 @@ def read_all(s):  # every message until the server closes
         data += chunk
     return [m.decode() for m in data.split(b"\0") if m]
 
-buffers = {}
-def read_msg(s):
-    buf = buffers.get(s, b"")
-    while b"\0" not in buf:
-        chunk = s.recv(4096)
-        if not chunk:
-            raise SystemExit("server closed early")
-        buf += chunk
-    msg, _, rest = buf.partition(b"\0")
-    buffers[s] = rest
-    return msg.decode()
-
-def expect(s, header, what):
-    while True:
-        m = read_msg(s)
-        if m[0] == header:
-            return m
-        if m[0] != "C":
-            raise SystemExit("%s: got %r" % (what, m))
+from dxpmsg import read_msg, expect
 
 def req(colour, start="A", board=""):
     return ("R01" + "raw".ljust(32) + colour + "001" + "000" + start + board).encode() + b"\0"
@@ -255,36 +260,20 @@ grep -Eq '^game 1: server Black vs client: ((1-0|0-1|1/2-1/2) \(|\* \(peer ended
 start_server "$tmp/f_server" --max-games 1 --movetime 5000 --name server || bad "f: no server port"
 cat >"$tmp/back.py" <<'EOF2'
 import socket, sys, time
+from dxpmsg import expect
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
-buf = b""
-def read_msg():
-    global buf
-    while b"\0" not in buf:
-        chunk = s.recv(4096)
-        if not chunk:
-            raise SystemExit("server closed early")
-        buf += chunk
-    msg, _, buf = buf.partition(b"\0")
-    return msg.decode()
-def expect(header, what):
-    while True:
-        m = read_msg()
-        if m[0] == header:
-            return m
-        if m[0] != "C":
-            raise SystemExit("%s: got %r" % (what, m))
 s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
-assert expect("A", "game")[-1] == "0"
+assert expect(s, "A", "game")[-1] == "0"
 s.sendall(b"M0001322800\0")                 # 32-28: the server searches its reply
 time.sleep(0.3)
 start = time.time()
 s.sendall(b"B001W\0")                       # back to the start, White to move
-k = expect("K", "BACKREQ during the search")   # no M before it: expect() fails on one
+k = expect(s, "K", "BACKREQ during the search")   # no M before it: expect() fails on one
 took = time.time() - start
 assert k[1] == "0", k
 assert took < 3.0, took                      # the 5 s search was cut (at an iteration's end)
 s.sendall(b"E10\0")                          # we give up
-assert expect("E", "acknowledgement")[1] == "0"
+assert expect(s, "E", "acknowledgement")[1] == "0"
 print("back client done in %.2f s" % took)
 EOF2
 timeout 30 python3 "$tmp/back.py" "$port" >"$tmp/f_client" 2>&1 && ok || bad "f: $(cat "$tmp/f_client")"
