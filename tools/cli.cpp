@@ -257,6 +257,12 @@ std::string eval_identity(const search::LearnedWeights* weights) {
     return fmt::format("xxh64:{:016x}", XXH64(bytes.data(), bytes.size(), 0));
 }
 
+std::string limits_key(const search::Limits& limits) {
+    return limits.depth   ? fmt::format("depth={}", limits.depth)
+           : limits.nodes ? fmt::format("nodes={}", limits.nodes)
+                          : fmt::format("movetime={}", limits.movetime_ms);
+}
+
 std::string program_identity() {
     try {
         return fmt::format("xxh64:{:016x}", file_io::file_xxh64("/proc/self/exe"));

@@ -85,6 +85,9 @@ std::int64_t parse_int(const std::string& option, const std::string& text, std::
 // --depth N (1..100), --nodes N or --movetime MS: at most one of them; a search of
 // `default_movetime_ms` when none is given.
 search::Limits limits_option(const Args& args, std::int64_t default_movetime_ms);
+// A search limit as a long job's journal records it: "depth=N", "nodes=N" or "movetime=MS" (the
+// first of them set).
+std::string limits_key(const search::Limits& limits);
 
 // --egtb DIR (a directory that must exist; empty when not given) and --egtb-cache MB.
 struct TablesOption {

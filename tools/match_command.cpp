@@ -442,11 +442,14 @@ std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 
 // --sprt and --openings may change between runs: they decide which games are played or counted,
 // not how each one goes; the openings themselves are checked against the games (resumed_pairs).
 template <class R>
-std::string match_settings(const cli::Args& args, const std::string& limit_key,
+std::string match_settings(const cli::Args& args, const search::Limits& limits,
                            const play::GameRules& rules, int threads, std::size_t hash,
                            const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b) {
+    const std::string limit = rules.time.clocked() ? fmt::format("tc={}+{}ms", rules.time.base_ms,
+                                                                 rules.time.increment_ms)
+                                                   : cli::limits_key(limits);
     std::string s = fmt::format("dambit={},variant={},{},max-plies={},grace={},egtb={}",
-                                cli::program_identity(), R::kName, limit_key, rules.max_plies,
+                                cli::program_identity(), R::kName, limit, rules.max_plies,
                                 rules.time.grace_ms,
                                 pdn::journal_value(cli::folder_identity(tables.dir)));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
@@ -591,23 +594,20 @@ int run(const cli::Args& args) {
 
     search::Limits limits;
     play::GameRules rules;
-    std::string limit_text, limit_key;  // "depth 6" as the output gives it, "depth=6" in the journal
+    std::string limit_text;
     int given = 0;
     if (args.has("depth")) {
         limits.depth = int(args.get_int("depth", 0, 1, 100)), ++given;
         limit_text = fmt::format("depth {}", limits.depth);
-        limit_key = fmt::format("depth={}", limits.depth);
     }
     if (args.has("nodes")) {
         limits.nodes = std::uint64_t(args.get_int("nodes", 0, 1, INT64_MAX)), ++given;
         limit_text = fmt::format("nodes {}", limits.nodes);
-        limit_key = fmt::format("nodes={}", limits.nodes);
     }
     if (args.has("movetime")) {
         limits.movetime_ms = args.get_int("movetime", 0, 1, INT64_MAX / 4), ++given;
         rules.time.movetime_ms = limits.movetime_ms;
         limit_text = fmt::format("movetime {} ms", limits.movetime_ms);
-        limit_key = fmt::format("movetime={}", limits.movetime_ms);
     }
     if (const auto tc = args.get("tc")) {
         const auto grace = rules.time.grace_ms;
@@ -615,14 +615,12 @@ int run(const cli::Args& args) {
         rules.time.grace_ms = grace;
         ++given;
         limit_text = fmt::format("tc {}", *tc);
-        limit_key = fmt::format("tc={}+{}ms", rules.time.base_ms, rules.time.increment_ms);
     }
     if (given > 1)
         throw cli::UsageError("give at most one of --depth, --nodes, --movetime and --tc");
     if (given == 0) {
         limits.depth = 6;
         limit_text = "depth 6";
-        limit_key = "depth=6";
     }
     rules.time.grace_ms = args.get_int("grace", 1000, 0, 3600000);
     if (!engine_a || !engine_b) rules.time.untimed_wait_ms = 60000 + rules.time.grace_ms;
@@ -731,7 +729,7 @@ int run(const cli::Args& args) {
         try {
             journal = std::make_unique<pdn::JournaledPdn>(
                 kMatchJournal, *pgn,
-                match_settings<R>(args, limit_key, rules, threads, hash, tables, spec_a, spec_b));
+                match_settings<R>(args, limits, rules, threads, hash, tables, spec_a, spec_b));
         } catch (const pdn::ResumeRefused& e) {
             throw cli::UsageError(std::string("--pgn: ") + e.what());
         }

@@ -448,9 +448,7 @@ std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
                              std::string_view input) {
     std::string s = fmt::format("dambit={},input=xxh64:{:016x},", cli::program_identity(),
                                 XXH64(input.data(), input.size(), 0));
-    s += o.limits.depth   ? fmt::format("depth={}", o.limits.depth)
-         : o.limits.nodes ? fmt::format("nodes={}", o.limits.nodes)
-                          : fmt::format("movetime={}", o.limits.movetime_ms);
+    s += cli::limits_key(o.limits);
     s += fmt::format(",marks={:g}/{:g}/{:g},threads={},hash={},eval=", o.marks.inaccuracy,
                      o.marks.mistake, o.marks.blunder, o.threads, o.hash);
     const bool word = o.eval == "auto" || o.eval == "learned" || o.eval == "hand";
