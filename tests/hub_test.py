@@ -226,6 +226,24 @@ _, err = e.until("error", 5)
 e.send("stop")
 _, done = e.until("done", 5)
 check("go during a search -> error; stop -> done", err is not None and done is not None, (err, done))
+# A pos during a search is refused too, and then the position before it is not the client's.
+e.send("go analyze")
+time.sleep(0.2)
+e.send('pos moves="10-14"')
+_, err = e.until("error", 5)
+e.send("stop")
+e.until("done", 5)
+e.send("level depth=2")
+e.send("go think")
+_, refused = e.until("error|done", 5)
+e.send("pos")
+e.send("go think")
+_, done = e.until("error|done", 5)
+check("pos during a search -> error; then go is refused until a good pos",
+      err is not None and "during a search" in err and refused is not None
+      and "last pos was refused" in refused and done is not None and done.startswith("done"),
+      (err, refused, done))
+e.send("level infinite")
 # Ponder, then ponder-hit: the engine thinks on and answers.
 e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
 e.send("level move-time=0.2")
@@ -406,6 +424,22 @@ check("a refused pos: go is refused, then a good pos is searched",
       err is not None and "'99'" in err and refused is not None and refused.startswith("error")
       and "pos" in refused and done is not None and args_of(done).get("move") in black,
       (err, refused, done))
+# The same when the pos line cannot be read at all (an unterminated quote, an argument given
+# twice, a control character, a line over the limit): the good position before it (the start,
+# White to move) is not the one the client meant, so `go` is refused, not answered with a move
+# of that position.
+for bad, token in (('pos pos="Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww', "unterminated"),
+                   ("pos pos=X pos=X", "given twice"),
+                   ('pos moves="10-14\x01"', "control character"),
+                   ("pos moves=\"" + "10-14 " * 12000 + "\"", "too long")):
+    e.send("pos")
+    e.send(bad)
+    _, err = e.until("error", 5)
+    e.send("go think")
+    _, refused = e.until("error|done", 10)
+    check(f"an unreadable pos ({token}): go is refused",
+          err is not None and token in err and refused is not None
+          and refused.startswith("error") and "last pos was refused" in refused, (err, refused))
 # The aliases of set-param variant are announced by dambit's name, which the enum lists.
 e.send("set-param name=variant value=checkers")
 e.send("hub")

@@ -535,21 +535,30 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     std::string text;
     bool too_long = false;
     bool quit = false;
+    // A line refused before its command runs (too long, a parse error, an argument twice): when
+    // it was a `pos`, the position the client meant is unknown, so no search until a good one.
+    auto refuse_line = [&](const std::string& message) {
+        const std::size_t b = text.find_first_not_of(" \t");
+        if (b != std::string::npos && text.compare(b, 3, "pos") == 0 &&
+            (b + 3 == text.size() || text[b + 3] == ' ' || text[b + 3] == '\t'))
+            pos_refused = true;
+        out.error(message);
+    };
     while (read_line(in, text, too_long)) {
         if (too_long) {
-            out.error(fmt::format("line too long (over {} characters)", kMaxLine));
+            refuse_line(fmt::format("line too long (over {} characters)", kMaxLine));
             continue;
         }
         Line line;
         try {
             line = parse_line(text);
         } catch (const ParseError& e) {
-            out.error(e.what());
+            refuse_line(e.what());
             continue;
         }
         const std::string& c = line.command;
         if (const std::string twice = repeated_argument(line); !twice.empty()) {
-            out.error("argument '" + twice + "' given twice");
+            refuse_line("argument '" + twice + "' given twice");
             continue;
         }
         // protocol.txt: after `stop` the GUI "immediately set[s] up a new search": a command for
@@ -574,6 +583,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                     go(Mode::kThink);
                 }
             } else if (busy()) {
+                if (c == "pos") pos_refused = true;
                 out.error("'" + c + "' during a search (send stop first)");
             } else if (c == "hub") {
                 announce(out, params);
@@ -603,10 +613,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             } else if (c == "new-game") {
                 current().new_game();
             } else if (c == "pos") {
-                Session& s = current();
                 try {
-                    s.set_position(line);
-                } catch (const ParseError&) {
+                    current().set_position(line);
+                } catch (...) {
                     pos_refused = true;
                     throw;
                 }
