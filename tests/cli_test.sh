@@ -221,6 +221,20 @@ if [ $status -eq 130 ] && grep -Eq '^depth 1 ' <<<"$got_int" && [[ "$(tail -1 <<
   pass=$((pass + 1)); else
   echo "FAIL search-interrupted: status $status, stdout '$(tail -2 <<<"$got_int")', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
+# A signal ignored when dambit starts stays ignored (nohup, a script's background job): SIGHUP
+# and SIGINT to a search started with both ignored do not stop it; it answers after its 1 s, exit
+# status 0 (the handlers used to replace the ignore, and nohup did not keep a job running).
+( trap '' HUP INT; exec "$dambit" search --movetime 1000 >"$sfile.out" 2>"$sfile.err" ) &
+pid=$!
+sleep 0.4
+kill -HUP $pid 2>/dev/null
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+if [ $status -eq 0 ] && [[ "$(tail -1 "$sfile.out")" =~ ^bestmove\ [a-h][1-8]-[a-h][1-8]$ ]] && [ ! -s "$sfile.err" ]; then
+  pass=$((pass + 1)); else
+  echo "FAIL search-signals-ignored: status $status, stdout '$(tail -1 "$sfile.out")', stderr '$(cat "$sfile.err")'"
+  fail=$((fail + 1)); fi
 rm -f "$sfile.err"
 # solve --file: a file without a position is an error, not a summary of nothing; blanks around a
 # FEN are not printed back. --egtb with --draw-rules is an

@@ -171,7 +171,13 @@ void on_stop_signal(int signal) {
 }  // namespace
 
 void catch_stop_signals() {
-    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) std::signal(signal, on_stop_signal);
+    // A signal ignored when the program started stays ignored: that is how `nohup` (SIGHUP) and a
+    // script's background jobs (SIGINT) are kept running.
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        std::signal(signal, on_stop_signal);
+    }
 }
 
 bool stop_requested() { return g_stop_requested.load(); }

@@ -104,10 +104,10 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line)
         ::setpgid(0, 0);
         ::dup2(to_child[0], 0);
         ::dup2(from_child[1], 1);
+        // SIGPIPE is dambit's own choice; SIGINT, SIGTERM and SIGHUP are caught here or were
+        // ignored when dambit started (nohup): exec makes the caught ones default, and the
+        // ignored ones stay ignored for the engine too.
         ::signal(SIGPIPE, SIG_DFL);
-        ::signal(SIGINT, SIG_DFL);
-        ::signal(SIGTERM, SIG_DFL);
-        ::signal(SIGHUP, SIG_DFL);
         ::execl(shell, "sh", "-c", text, static_cast<char*>(nullptr));
         ::_exit(127);
     }
