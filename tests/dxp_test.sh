@@ -281,6 +281,31 @@ wait "$server_pid"
 grep -q "our move withheld" "$tmp/f_server" && grep -q "took back to ply 0" "$tmp/f_server" && ok ||
   bad "f: server log: $(cat "$tmp/f_server")"
 
+# (g) a MOVE the peer sends while the server searches is out of turn (the peer has not seen the
+# server's move): the game ends as for an illegal move, the server claiming the win, and the move
+# is not played as the reply to the server's (it was held and played after it).
+start_server "$tmp/g_server" --max-games 1 --movetime 5000 --name server || bad "g: no server port"
+cat >"$tmp/early.py" <<'EOF2'
+import socket, sys, time
+from dxpmsg import expect
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
+assert expect(s, "A", "game")[-1] == "0"
+s.sendall(b"M0001322800\0")                 # 32-28: the server searches its reply
+time.sleep(0.3)
+start = time.time()
+s.sendall(b"M0000192300\0")                 # 19-23 before the server's move: out of turn
+e = expect(s, "E", "GAMEEND for the move out of turn")  # no M before it
+took = time.time() - start
+assert e[1] == "3", e                        # reason 3: the server wins
+assert took < 3.0, took
+s.sendall(b"E00\0")                          # acknowledged
+print("early client done in %.2f s" % took)
+EOF2
+timeout 30 python3 "$tmp/early.py" "$port" >"$tmp/g_client" 2>&1 && ok || bad "g: $(cat "$tmp/g_client")"
+wait "$server_pid"
+grep -q "move out of turn" "$tmp/g_server" && ok || bad "g: server log: $(cat "$tmp/g_server")"
+
 # (c) bad command lines: status 2, one line naming the token.
 usage() {  # usage NAME REGEX ARGS...
   local name=$1 want=$2 err status

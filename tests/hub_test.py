@@ -13,6 +13,7 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 
 DAMBIT = sys.argv[1]
@@ -217,6 +218,8 @@ e.send("frobnicate now=1")  # unknown commands are ignored silently
 e.send("ping")
 lines, pong = e.until("pong", 5)
 check("unknown command ignored", lines == ["pong"], lines)
+# The bad variant stopped every search until a variant is accepted (below, 7d): the same again.
+e.send("set-param name=variant value=russian")
 e.send("pos")  # a good position after the refused ones
 e.send("level infinite")
 e.send("go analyze")
@@ -448,6 +451,77 @@ v = [l for l in lines if l.startswith("param name=variant ")]
 check("variant alias 'checkers' announced as english", len(v) == 1
       and v[0].startswith("param name=variant value=english "), v)
 e.close()
+
+# 7d. State a refused or repeated command leaves behind.
+# Two names of International are one variant: the position stays. White's only move with a man on
+# 45 (the right edge) and Black's on 5 is 45-40 (a start-position move means the position was
+# dropped).
+p45 = ["e"] * 50
+p45[44], p45[4] = "w", "b"
+e = Engine()
+e.send("set-param name=variant value=international")
+e.send("init")
+e.until("ready")
+e.send("pos pos=W" + "".join(p45))
+e.send("set-param name=variant value=normal")
+e.send("level depth=4")
+e.send("go think")
+_, done = e.until("done|error", 10)
+check("set-param variant normal after international keeps the position",
+      done is not None and args_of(done).get("move") == "45-40", done)
+# A variant dambit does not know leaves no rules to search by: `go` is refused (it searched by the
+# rules before, here International's) until a variant is accepted.
+e.send("set-param name=variant value=frisian")
+_, err = e.until("error", 5)
+e.send("pos")
+e.send("go think")
+_, refused = e.until("done|error", 10)
+e.send("set-param name=variant value=russian")
+e.send("pos")
+e.send("go think")
+_, done = e.until("done|error", 10)
+check("a refused variant: go refused until a variant is accepted",
+      err is not None and "frisian" in err and refused is not None
+      and "the last set-param of the variant was refused" in refused
+      and done is not None and args_of(done).get("move") in
+      {"9-13", "9-14", "10-13", "10-14", "11-15", "11-16", "12-16"}, (err, refused, done))
+# Unquoted moves: `17-21` cannot be an argument's name, so the line is misread and refused (the
+# engine searched after 32-28 alone, for the wrong side).
+e.send("set-param name=variant value=international")
+e.send('pos moves=32-28 17-21')
+_, err = e.until("error", 5)
+e.send("go think")
+_, refused = e.until("done|error", 10)
+check("pos with unquoted moves: refused, and go after it",
+      err is not None and "'17-21'" in err and refused is not None
+      and "last pos was refused" in refused, (err, refused))
+e.close()
+# Tables that could not be opened at `init` (the directory missing) are opened when egtb is set
+# again to the same directory, now built. At depth 1 only the tables see the win of a king on c1
+# against a man on f6 (win in 3 plies: `dambit egtb probe --fen W:WKc1:Bf6`).
+with tempfile.TemporaryDirectory() as tmp:
+    tables = os.path.join(tmp, "egtb")
+    board = ["e"] * 32
+    board[10], board[29] = "b", "W"  # f6 and c1, read from b8
+    e = Engine("--variant", "russian")
+    e.send(f"set-param name=egtb value={tables}")
+    e.send("init")
+    lines, _ = e.until("ready", 10)
+    subprocess.run([DAMBIT, "egtb", "build", "--variant", "russian", "--pieces", "2", "--dir", tables],
+                   capture_output=True, check=True)
+    e.send(f"set-param name=egtb value={tables}")
+    e.send("init")
+    again, _ = e.until("ready", 10)
+    e.send("pos pos=W" + "".join(board))
+    e.send("level depth=1")
+    e.send("go think")
+    info, done = e.until("done|error", 10)
+    scores = [float(args_of(l)["score"]) for l in info if l.startswith("info")]
+    check("egtb set again after a failed open: the tables are used",
+          any(l.startswith("error") and "no table directory" in l for l in lines)
+          and not any(l.startswith("error") for l in again) and scores and scores[-1] > 90,
+          (lines, again, info))
+    e.close()
 
 # 7c. Under a memory limit (ulimit -v) that set-param cannot see: a hash table the process
 # cannot have is halved until it can be, and said so, and `init` answers `ready`; threads the

@@ -476,16 +476,19 @@ public:
                 // ends the search, and so does a BACKREQ or a GAMEEND, which is then answered
                 // instead of our move (the spec allows a BACKREQ at any moment: a move sent
                 // after it would be for a position the peer has left). A CHAT is logged at once
-                // (at most 16 an iteration, so that a flood does not hold the search); anything
-                // else is held for after our move, and reading stops until then (one message
-                // is held at a time).
+                // (at most 16 an iteration, so that a flood does not hold the search). A MOVE
+                // is out of turn: the peer has lost track of the game, and it is ended as for an
+                // illegal move (held, it would have been played as the reply to our move, which
+                // the peer had not seen). Anything else is held for after our move, and reading
+                // stops until then (one message is held at a time).
                 bool answer_first = false;
+                std::optional<MoveMessage> out_of_turn;
                 std::optional<Incoming> lost;  // the connection broke during the search
                 callbacks.iteration = [&](const search::Iteration<G>&) {
                     // (Again after a search made again without failed tables: go() clears the
                     // stop of the first.)
-                    if (conn.peer_closed() || answer_first || lost) engine.stop();
-                    for (int chats = 0; chats < 16 && !ch_.has_pending() && !lost;) {
+                    if (conn.peer_closed() || answer_first || lost || out_of_turn) engine.stop();
+                    for (int chats = 0; chats < 16 && !ch_.has_pending() && !lost && !out_of_turn;) {
                         auto in = ch_.next(0);
                         if (in.kind == Incoming::Kind::kTimeout) break;
                         if (in.kind != Incoming::Kind::kMessage) {
@@ -497,6 +500,11 @@ public:
                             if (log_) log_("chat: " + printable(c->text, kMaxMessage));
                             ++chats;
                             continue;
+                        }
+                        if (const auto* m = std::get_if<MoveMessage>(&in.message)) {
+                            out_of_turn = *m;
+                            engine.stop();
+                            break;
                         }
                         answer_first = std::holds_alternative<BackRequest>(in.message) ||
                                        std::holds_alternative<GameEnd>(in.message);
@@ -521,6 +529,14 @@ public:
                                                                  table_error)
                                     .best;
                 if (lost) return broken(lost->reason, lost->kind == Incoming::Kind::kBroken);
+                if (out_of_turn) {
+                    const std::string reason = "peer sent a move out of turn (" +
+                                               describe(Message{*out_of_turn}) +
+                                               ", during our search)";
+                    g.record.ending = play::Ending::kMaxPlies;
+                    end_here('3', "dambit: " + reason);
+                    return finish(ours, result_text(ours), reason);
+                }
                 if (answer_first) {
                     if (log_) log_("our move withheld: the peer's message came during the search");
                     continue;

@@ -210,7 +210,10 @@ public:
     virtual bool searching() const = 0;
     virtual bool stopping() const = 0;  // searching, and told to stop
     virtual bool terminal() const = 0;  // no legal move in the current position
-    virtual bool tables_failed() const = 0;  // the tables were turned off during a search
+    // A file a parameter names (weights, book, tables) could not be used when the session was
+    // made, or the tables were turned off during a search: setting one of them again (to the same
+    // value too, the files mended meanwhile) makes a new session.
+    virtual bool files_failed() const = 0;
 };
 
 template <class R>
@@ -224,6 +227,7 @@ public:
         } catch (const std::exception& e) {
             out.error(fmt::format("eval {}: {} (the hand-made evaluation is used)", p.eval,
                                   e.what()));
+            load_failed_ = true;
         }
         if (!p.book.empty()) {
             try {
@@ -231,18 +235,23 @@ public:
                     book::load_book<R>(p.book), book::PlayOptions{p.book_ply, p.book_margin, 1});
             } catch (const std::exception& e) {
                 out.error(fmt::format("book {} (no book is used)", e.what()));
+                load_failed_ = true;
             }
         }
         std::error_code ec;
         if (!p.egtb.empty() && !std::filesystem::is_directory(p.egtb, ec)) {
             out.error(fmt::format("no table directory '{}' for egtb (no tables are used)", p.egtb));
+            load_failed_ = true;
         } else if (!p.egtb.empty()) {
             try {
                 const int pieces = engine_.set_tables(p.egtb, p.egtb_cache);
-                if (pieces == 0)
+                if (pieces == 0) {
                     out.error(fmt::format("no complete set of {} tables in {}", R::kName, p.egtb));
+                    load_failed_ = true;
+                }
             } catch (const std::exception& e) {
                 out.error(fmt::format("tables in {}: {}", p.egtb, e.what()));
+                load_failed_ = true;
             }
         }
     }
@@ -273,7 +282,7 @@ public:
 
     void new_game() override { engine_.new_game(); }
 
-    bool tables_failed() const override { return tables_failed_.load(); }
+    bool files_failed() const override { return load_failed_ || tables_failed_.load(); }
     bool terminal() const override {
         FixedList<PathMove<G>, kMaxMoves> list;
         generate_paths<R>(root_, list);
@@ -374,6 +383,7 @@ private:
 
     search::Engine<R> engine_;
     std::atomic<bool> tables_failed_{false};  // set by the search's thread
+    bool load_failed_ = false;                // a named file could not be used at the start
     std::unique_ptr<book::BookPlayer<R>> book_;
     Position<R> root_ = Position<R>::start();
     std::vector<Position<R>> history_;
@@ -470,6 +480,25 @@ void set_param(Params& p, const Line& line, std::size_t held_mb) {
     // Other parameters are ignored, as the protocol asks.
 }
 
+// The line is a set-param of the variant.
+bool names_variant(const Line& line) {
+    const std::string* name = line.get("name");
+    return line.command == "set-param" && name && *name == "variant";
+}
+
+// The first argument whose name is not a protocol name (a letter, then letters, digits, '-' and
+// '_'), or "".
+std::string bad_argument_name(const Line& line) {
+    for (const auto& [name, value] : line.args) {
+        const auto letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); };
+        bool ok = !name.empty() && letter(name[0]);
+        for (const char ch : name)
+            ok = ok && (letter(ch) || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_');
+        if (!ok) return name;
+    }
+    return "";
+}
+
 }  // namespace
 
 void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
@@ -486,6 +515,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     bool pondering = false;
 
     bool pos_refused = false;  // the last pos was refused: no search until a good one
+    // The last set-param of the variant was refused: the client meant rules dambit does not
+    // know, so no search until a variant is accepted.
+    bool variant_refused = false;
     auto current = [&]() -> Session& {
         if (!session || stale) {
             if (session) session->abandon();
@@ -515,6 +547,8 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     };
     auto busy = [&] { return session && session->searching(); };
     auto go = [&](Mode mode) {
+        if (variant_refused)
+            throw ParseError("no variant: the last set-param of the variant was refused (send a good one)");
         if (pos_refused) throw ParseError("no position: the last pos was refused (send a good one)");
         Session& s = current();
         if (s.terminal()) {
@@ -561,6 +595,12 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             refuse_line("argument '" + twice + "' given twice");
             continue;
         }
+        // An unknown argument is ignored, as the protocol asks, but a word that cannot be an
+        // argument's name (`17-21` of `pos moves=32-28 17-21`, unquoted) is a line misread.
+        if (const std::string bad = bad_argument_name(line); !bad.empty()) {
+            refuse_line("bad argument '" + bad + "' (want NAME or NAME=VALUE; quote a value with blanks)");
+            continue;
+        }
         // protocol.txt: after `stop` the GUI "immediately set[s] up a new search": a command for
         // it waits until the stopped search has answered `done`.
         const bool during = c == "ping" || c == "stop" || c == "ponder-hit" || c == "quit";
@@ -584,24 +624,34 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 }
             } else if (busy()) {
                 if (c == "pos") pos_refused = true;
+                if (c == "set-param" && names_variant(line)) variant_refused = true;
                 out.error("'" + c + "' during a search (send stop first)");
             } else if (c == "hub") {
                 announce(out, params);
             } else if (c == "set-param") {
-                const std::string before = params.variant;
                 const Params old = params;
-                set_param(params, line, session ? params.hash : 0);
-                // Tables turned off after a failure are opened again when `egtb` is set, to the
-                // same directory too (its files mended or rebuilt meanwhile).
+                try {
+                    set_param(params, line, session ? params.hash : 0);
+                } catch (...) {
+                    if (names_variant(line)) variant_refused = true;
+                    throw;
+                }
+                if (names_variant(line)) variant_refused = false;
+                // Two names of one variant (`normal`, `international`) are no change.
+                const bool new_variant =
+                    parse_variant_name(params.variant) != parse_variant_name(old.variant);
+                // Weights, a book or tables that could not be used are loaded again when one of
+                // them is set, to the same value too (the files mended or rebuilt meanwhile).
                 const std::string* name = line.get("name");
-                const bool reopen = name && *name == "egtb" && session && session->tables_failed();
-                if (reopen || params.variant != old.variant || params.hash != old.hash ||
+                const bool reload = name && (*name == "egtb" || *name == "eval" || *name == "book") &&
+                                    session && session->files_failed();
+                if (reload || new_variant || params.hash != old.hash ||
                     params.threads != old.threads || params.egtb != old.egtb ||
                     params.egtb_cache != old.egtb_cache || params.eval != old.eval ||
                     params.book != old.book || params.book_ply != old.book_ply ||
                     params.book_margin != old.book_margin)
                     stale = true;
-                if (params.variant != before) pending_pos.reset(), pos_refused = false;
+                if (new_variant) pending_pos.reset(), pos_refused = false;
             } else if (c == "init") {
                 // `ready` in any case: a client waits for it (the error said what failed).
                 try {
