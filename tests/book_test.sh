@@ -161,8 +161,8 @@ expect_error long-settings 2 "the settings 'nodes=1000000000000000000,.*' do not
 # Ctrl-C while the games are read (a million games, seconds of reading): one line says so, status
 # 130, and nothing is left (it was killed by the signal, silently, leaving a journal).
 yes '[Result "1-0"] 1. c3-d4 f6-g5 2. g3-h4 1-0' | head -n 1000000 > "$dir/big.pdn"
-"$dambit" book build --variant russian --from-pdn "$dir/big.pdn" --min-games 1 --out "$dir/big.book" \
-  > /dev/null 2> "$dir/big.err" &
+env --default-signal=INT "$dambit" book build --variant russian --from-pdn "$dir/big.pdn" --min-games 1 \
+  --out "$dir/big.book" > /dev/null 2> "$dir/big.err" &
 pid=$!
 for _ in $(seq 1500); do [ -e "$dir/big.book.part" ] && break; sleep 0.02; done
 sleep 0.3

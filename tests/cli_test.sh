@@ -176,7 +176,7 @@ expect_lines solve-file-refuted $? 1 "$got" \
 # Here the signal comes once the first position's line is out (under ThreadSanitizer the first
 # proof alone took longer than 1.5 s).
 printf 'W:WK42:B22\twin 7\nW:W31-50:B1-20\n' >"$sfile"
-"$dambit" solve --variant international --file "$sfile" >"$sfile.out" 2>"$sfile.err" &
+env --default-signal=INT "$dambit" solve --variant international --file "$sfile" >"$sfile.out" 2>"$sfile.err" &
 pid=$!
 for _ in $(seq 3000); do
   { grep -q '^W:WK42:B22' "$sfile.out" || ! kill -0 $pid 2>/dev/null; } && break
@@ -642,7 +642,7 @@ check svg-link-dotdot 0 'legal moves' '^$' -- show --svg "$fx/linkdir/out.svg"
 if grep -q '^</svg>$' "$fx/real/results/out.svg" 2>/dev/null; then pass=$((pass + 1)); else
   echo "FAIL svg-link-dotdot: real/results/out.svg not written"; fail=$((fail + 1)); fi
 # A DXP server ended by Ctrl-C removes its --pdn file's lock.
-"$dambit" dxp --listen 127.0.0.1:0 --pdn "$fx/server.pdn" --quiet > /dev/null 2>&1 &
+env --default-signal=INT "$dambit" dxp --listen 127.0.0.1:0 --pdn "$fx/server.pdn" --quiet > /dev/null 2>&1 &
 server=$!
 for _ in $(seq 200); do [ -e "$fx/server.pdn.lock" ] && break; sleep 0.02; done
 sleep 0.1

@@ -87,7 +87,7 @@ grep -Eq '^held-out loss: fitted 0\.[0-9]+, hand-made 0\.[0-9]+ \([0-9]+ positio
 # and after kill -9 (the epochs since the last save are done again). --checkpoint-seconds 0 saves
 # after every epoch, so that the stop lands in the middle.
 ck=(tune --variant russian --data "$dir/one.dat" --epochs 40 --model patterns --checkpoint-seconds 0)
-"$dambit" "${ck[@]}" --out "$dir/c.dbw" > /dev/null 2> "$dir/c.err" &
+env --default-signal=INT "$dambit" "${ck[@]}" --out "$dir/c.dbw" > /dev/null 2> "$dir/c.err" &
 pid=$!
 for _ in $(seq 1500); do [ -s "$dir/c.dbw.checkpoint" ] && break; sleep 0.02; done
 kill -INT $pid 2>/dev/null

@@ -227,7 +227,7 @@ for case in stop hang; do
   if [ "$case" = stop ]; then a="hub:tee $log | $dambit hub" b="hub:$dambit hub" from=(--openings 1)
   else b="hub:tee $log | $tmp/fake.sh hang" from=(--openings-file "$tmp/black.txt"); fi
   start=$(date +%s)
-  "$dambit" match --a "$a" --b "$b" --movetime 20000 "${from[@]}" \
+  env --default-signal=INT "$dambit" match --a "$a" --b "$b" --movetime 20000 "${from[@]}" \
     >"$tmp/int-$case.out" 2>"$tmp/int-$case.err" &
   pid=$!
   for _ in $(seq 3000); do

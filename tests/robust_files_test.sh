@@ -165,7 +165,7 @@ expect_error checkpoint-old 2 "checkpoint '$ck': written by an older dambit" -- 
 if grep -q '^depth 1 7$' "$ck"; then ok; else bad "checkpoint-kept: a refused file was replaced"; fi
 # Ctrl-C saves the checkpoint as the next subtree finishes (status 130, one line saying so), and
 # the same command goes on to the published count (depth 11 drop: 110917189).
-"$dambit" perft --depth 11 --threads 1 --checkpoint "$dir/ci" > /dev/null 2> "$dir/ci.err" &
+env --default-signal=INT "$dambit" perft --depth 11 --threads 1 --checkpoint "$dir/ci" > /dev/null 2> "$dir/ci.err" &
 pid=$!
 for _ in $(seq 1500); do grep -q '^depth 8 ' "$dir/ci" 2>/dev/null && break; sleep 0.01; done
 kill -INT $pid 2>/dev/null

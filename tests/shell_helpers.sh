@@ -50,11 +50,11 @@ kill_midway() {
 
 # interrupt_midway PART BYTES ERR CMD...: runs CMD in the background, sends SIGINT (Ctrl-C) once
 # its file PART holds more than BYTES bytes (or after 30 s), and waits for it; its stderr goes to
-# ERR and its status to $interrupted_status.
+# ERR and its status to $interrupted_status. (env: see interrupt_when.sh.)
 interrupt_midway() {
   local part=$1 bytes=$2 err=$3 pid
   shift 3
-  "$@" > /dev/null 2> "$err" &
+  env --default-signal=INT "$@" > /dev/null 2> "$err" &
   pid=$!
   for _ in $(seq 1500); do
     [ -s "$part" ] && [ "$(stat -c %s "$part")" -gt "$bytes" ] && break
