@@ -73,7 +73,11 @@ for threads in 1 2; do
     pass=$((pass + 1)); else echo "FAIL perft-overflow (threads $threads): status $status, $(tail -1 <<<"$got"), $(cat /tmp/dambit_cli_err.$$)"; fail=$((fail + 1)); fi
 done
 check version-extra 2 '^$' "^dambit: unexpected argument 'extra' after --version\$" -- --version extra
-check help-extra 2 '^$' "^dambit: unexpected argument 'extra' after --help\$" -- --help extra
+# `dambit help X` is X's help: an X that is no subcommand is named as one, and a word after a
+# subcommand's name is named itself (it named the subcommand).
+check help-extra 2 '^$' "^dambit: unknown subcommand 'extra' \\(try dambit --help\\)\$" -- --help extra
+check help-unknown 2 '^$' "^dambit: unknown subcommand 'frob' \\(try dambit --help\\)\$" -- help frob
+check help-subcommand-extra 2 '^$' "^dambit: unexpected argument 'x' after help perft\$" -- help perft x
 check help-subcommand 0 '^usage: dambit perft ' '^$' -- help perft
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 # RULES.md §1: squares 1-4 are White's promotion row on 8x8, so in the range 1-5 the man on

@@ -83,16 +83,26 @@ int run(int argc, char** argv) {
     }
     const std::string name = argv[1];
     const bool help = name == "--help" || name == "-h" || name == "help";
-    if (help && argc == 3) {  // `dambit help perft`: that subcommand's help
-        for (const auto& s : kSubcommands)
-            if (argv[2] == std::string_view(s.name)) {
+    if (help && argc >= 3) {  // `dambit help perft`: that subcommand's help
+        for (const auto& s : kSubcommands) {
+            if (argv[2] != std::string_view(s.name)) continue;
+            if (argc == 3) {
                 char flag[] = "--help";
                 char* args[] = {flag, nullptr};
                 return s.run(1, args);
             }
+            // As every subcommand refuses an argument it does not take.
+            if (!quiet)
+                write_to(stderr, "dambit: unexpected argument '{}' after {} {}\n",
+                         dambit::printable(argv[3]), name, s.name);
+            return 2;
+        }
+        if (!quiet)
+            write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n",
+                     dambit::printable(argv[2]));
+        return 2;
     }
-    if ((help || name == "--version" || name == "version") && argc > 2) {
-        // As every subcommand refuses an argument it does not take.
+    if ((name == "--version" || name == "version") && argc > 2) {
         if (!quiet)
             write_to(stderr, "dambit: unexpected argument '{}' after {}\n",
                      dambit::printable(argv[2]), name);

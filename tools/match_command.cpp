@@ -864,8 +864,6 @@ int run(const cli::Args& args) {
         }
         spent[0].add(result.spent[0]);
         spent[1].add(result.spent[1]);
-        fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
-                   op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
         if (pgn && replayed) counted_bytes = journal->resumed()[i].end;
         if (pgn && !replayed) {
             // The games, then the journal's line for them: a match killed in between has games
@@ -874,12 +872,15 @@ int run(const cli::Args& args) {
                 journal->append(record, i + 1, spent_values(result.spent));
                 counted_bytes = journal->size();
             } catch (const std::runtime_error&) {
-                // A full disk: the games under way end before the error is reported.
+                // A full disk: the games under way end before the error is reported. The pair
+                // is not printed, as it was not saved: a resume plays it again.
                 const std::lock_guard lock(mutex);
                 if (!failure) failure = std::current_exception();
                 break;
             }
         }
+        fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
+                   op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
         if (sprt) {
             llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
             fmt::print("LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(), sprt->upper());
