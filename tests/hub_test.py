@@ -255,6 +255,17 @@ time.sleep(0.2)
 e.send("ponder-hit")
 lines, done = e.until("done", 5)
 check("ponder, ponder-hit -> done", done is not None and args_of(done).get("move") in black, done)
+# A ponder-hit after stop (before the stopped search's done) comes too late: the stopped ponder
+# answers done, as stop asked (an infinite think was started instead, and no done came).
+e.send("level infinite")
+e.send("go ponder")
+time.sleep(0.2)
+e.send("stop")
+e.send("ponder-hit")
+_, done = e.until("done", 5)
+e.send("stop")  # in case a search runs on
+e.until("done", 2)
+check("go ponder, stop, ponder-hit -> the ponder's done", done is not None, done)
 check("quit", e.close() == 0)
 
 # 4. Closed input ends the engine, even in the middle of a search: a search that only `stop`

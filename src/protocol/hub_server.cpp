@@ -617,8 +617,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 if (session) session->stop();
             } else if (c == "ponder-hit") {
                 // The expected move came: think on in earnest, from the same position, with the
-                // table the ponder search filled.
-                if (session && session->searching() && pondering) {
+                // table the ponder search filled. After a stop it comes too late: the stopped
+                // search answers `done`, as `stop` asked.
+                if (session && session->searching() && !session->stopping() && pondering) {
                     session->abandon();
                     go(Mode::kThink);
                 }
