@@ -31,14 +31,14 @@ const Subcommand kSubcommands[] = {
     {"perft", dambit::perft_command, "count leaf nodes; --verify checks the published tables"},
     {"search", dambit::search_command, "find the best move: iterative deepening, one line per depth"},
     {"bench", dambit::bench_command, "search a fixed set of positions; total nodes is the signature"},
-    {"solve", dambit::solve_command, "prove a forced win or loss and print the shortest line"},
-    {"match", dambit::match_command, "self-play match between two engine settings, with Elo"},
+    {"solve", dambit::solve_command, "prove a forced win, loss or draw and print the shortest line"},
+    {"match", dambit::match_command, "games between two engines (dambit settings, Hub, DXP): Elo, SPRT"},
     {"egtb", dambit::egtb_command, "endgame tables: build, probe, verify, info"},
     {"hub", dambit::hub_command, "engine for GUIs over the Hub protocol (standard input/output)"},
     {"dxp", dambit::dxp_command, "play over DXP (DamExchange, TCP) as initiator or follower"},
     {"selfplay", dambit::selfplay_command, "self-play games' positions, labelled, for tune"},
     {"tune", dambit::tune_command, "fit the evaluation's weights to selfplay data"},
-    {"pdn", dambit::pdn_command, "PDN game files: check every game, or print a game's position"},
+    {"pdn", dambit::pdn_command, "PDN game files: check, print a position, analyse every move"},
     {"book", dambit::book_command, "opening books: build (search, games), probe, info"},
 };
 
