@@ -442,6 +442,14 @@ for line in '7-2 50-44 2-7 44-50' '1-6 50-45 6-1 45-50 7-2 50-44 2-7 44-50'; do
   if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else
     echo "FAIL egtb-counters-draw ($line): $out"; fail=$((fail + 1)); fi
 done
+# The same at the horizon: a search of 1 to 4 plies reaches the tables in its quiescence search,
+# which took their win without the counters (every depth said `win 7`).
+for depth in 1 2 3 4; do
+  out=$("$dambit" search --variant international --fen 'W:WK1,K7:BK50' --depth $depth --egtb "$eg/i3" \
+          --moves '7-2 50-44 2-7 44-50' | grep '^depth' | tail -1)
+  if grep -Eq "^depth $depth .* score -?[0-9]+ " <<<"$out"; then pass=$((pass + 1)); else
+    echo "FAIL egtb-counters-horizon (depth $depth): $out"; fail=$((fail + 1)); fi
+done
 check egtb-probe-bad-fen 2 '^$' "unknown square 'z9'" -- egtb probe --fen 'W:Wz9' --dir "$eg/ru"
 check egtb-verify 0 '^16 files, 199520 positions \(149912 values re-derived\), 0 bad$' '^$' -- egtb verify --dir "$eg/ru" --full
 check egtb-info 0 '^russian +0101 +1984 ' '^$' -- egtb info --dir "$eg/ru"

@@ -170,7 +170,7 @@ private:
         // would find (it has no counters).
         if (!counters_below_every_rule(dc)) [[unlikely]]
             if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
-        if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta);
+        if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta, dc);
         return horizon(p, ply, depth, alpha, beta, dc, pv_node);
     }
     Score horizon(const Position<R>& p, int ply, int depth, Score alpha, Score beta,
@@ -186,9 +186,12 @@ private:
         return k;
     }
     // `can_capture`: whether the side to move has a capture, when the caller knows (else -1).
-    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture = -1);
+    // `dc`: the draw counters, which decide whether a table's result comes in time.
+    Score qsearch(const Position<R>& p, int ply, Score alpha, Score beta, DrawCounters dc,
+                  int can_capture = -1);
     template <Color Us>
-    Score qsearch_moves(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture);
+    Score qsearch_moves(const Position<R>& p, int ply, Score alpha, Score beta, DrawCounters dc,
+                        int can_capture);
 
     bool repeated(int ply, std::uint64_t key, const DrawCounters& dc) const;
     // The generation index of the table's move in `list`, or -1.
@@ -607,19 +610,20 @@ void Worker<R>::reward(const Position<R>& p, int ply, const M& m, int depth,
 }
 
 template <class R>
-Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, int can_capture) {
+Score Worker<R>::qsearch(const Position<R>& p, int ply, Score alpha, Score beta, DrawCounters dc,
+                         int can_capture) {
     count_node(ply);
     pv_length_[ply] = ply;
     if (ply >= kMaxPly - 1) return evaluate(p);
     return p.side == Color::kWhite
-               ? qsearch_moves<Color::kWhite>(p, ply, alpha, beta, can_capture)
-               : qsearch_moves<Color::kBlack>(p, ply, alpha, beta, can_capture);
+               ? qsearch_moves<Color::kWhite>(p, ply, alpha, beta, dc, can_capture)
+               : qsearch_moves<Color::kBlack>(p, ply, alpha, beta, dc, can_capture);
 }
 
 template <class R>
 template <Color Us>
 Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score beta,
-                               int can_capture) {
+                               DrawCounters dc, int can_capture) {
     if (can_capture != 0) {
         // Captures are compulsory: a position with one to make is never judged statically.
         const NodeMoves<R, Us> moves(p);
@@ -628,7 +632,7 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
             moves.generate(list);
             Score best = -kInfinite;
             for (int i = 0; i < list.size(); ++i) {
-                const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha);
+                const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha, dc.after(p, list[i]));
                 if (stopped()) return 0;
                 if (s > best) {
                     best = s;
@@ -642,7 +646,12 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
             return best;
         }
     }
-    if (in_tables(p)) return table_score(p, ply);
+    // A table's result, when it comes before the move-count rules could draw the game (as in
+    // interior(), step 3b); else the static score stands for the search the rules would decide.
+    if (in_tables(p)) {
+        const Score t = table_score(p, ply);
+        if (table_in_time(t, ply, plies_to_counter_draw(p, dc))) return t;
+    }
     if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
     return evaluate(p);
 }
@@ -658,7 +667,7 @@ Score Worker<R>::horizon(const Position<R>& p, int ply, int depth, Score alpha, 
         if (!can_capture && opponent_has_capture(p))
             return interior(p, ply, 1, alpha, beta, dc, pv_node, 0);
     }
-    return qsearch(p, ply, alpha, beta, can_capture);
+    return qsearch(p, ply, alpha, beta, dc, can_capture);
 }
 
 template <class R>
@@ -677,7 +686,7 @@ Score Worker<R>::interior(const Position<R>& p, int ply, int depth, Score alpha,
     const int left = plies_to_counter_draw(p, dc);
     if (left <= 0 && has_move(p)) return kDraw;  // drawn_by_counters, with `left` kept for 3b
     if (ply >= kMaxPly - 1)
-        return has_capture(p) ? qsearch(p, ply, alpha, beta) : evaluate(p);
+        return has_capture(p) ? qsearch(p, ply, alpha, beta, dc) : evaluate(p);
     // Step 3b. Inside the endgame tables, a position with no capture to make is a proven result,
     // unless the move-count rules may come first.
     if (in_tables(p) && !has_capture(p)) {
