@@ -632,7 +632,9 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
             moves.generate(list);
             Score best = -kInfinite;
             for (int i = 0; i < list.size(); ++i) {
-                const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha, dc.after(p, list[i]));
+                // (The counters matter only to the tables' results.)
+                const Score s = -qsearch(p.play(list[i]), ply + 1, -beta, -alpha,
+                                         s_.table_pieces ? dc.after(p, list[i]) : dc);
                 if (stopped()) return 0;
                 if (s > best) {
                     best = s;
