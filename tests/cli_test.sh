@@ -239,6 +239,19 @@ if [ $status -eq 0 ] && [[ "$(tail -1 "$sfile.out")" =~ ^bestmove\ [a-h][1-8]-[a
   pass=$((pass + 1)); else
   echo "FAIL search-signals-ignored: status $status, stdout '$(tail -1 "$sfile.out")', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
+# The same for egtb build, which has handlers of its own (it stopped on the ignored SIGHUP).
+( trap '' HUP INT; exec "$dambit" egtb build --variant russian --pieces 4 --threads 1 --dir "$sfile.eg" \
+    >"$sfile.out" 2>"$sfile.err" ) &
+pid=$!
+sleep 0.4
+kill -HUP $pid 2>/dev/null
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+if [ $status -eq 0 ] && grep -q '^russian tables up to 4 pieces' "$sfile.out"; then pass=$((pass + 1)); else
+  echo "FAIL egtb-signals-ignored: status $status, stdout '$(tail -1 "$sfile.out")', stderr '$(cat "$sfile.err")'"
+  fail=$((fail + 1)); fi
+rm -rf "$sfile.eg"
 rm -f "$sfile.err"
 # solve --file: a file without a position is an error, not a summary of nothing; blanks around a
 # FEN are not printed back. --egtb with --draw-rules is an
@@ -554,7 +567,7 @@ build4=(egtb build --variant russian --pieces 4 --slice 2020)
 "$dambit" "${build4[@]}" --dir "$eg/ref" >/dev/null 2>&1
 tables_in() { ls "$1" 2>/dev/null | grep -c '\.egtb$'; }
 signal_at() {  # signal_at FILES SIGNAL: the build into $eg/killed, sent SIGNAL at FILES files
-  "$dambit" "${build4[@]}" --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>"$eg/int.err" &
+  env --default-signal=INT "$dambit" "${build4[@]}" --dir "$eg/killed" --checkpoint-seconds 0 >/dev/null 2>"$eg/int.err" &
   local pid=$!
   for _ in $(seq 6000); do
     { [ "$(tables_in "$eg/killed")" -ge "$1" ] || ! kill -0 $pid 2>/dev/null; } && break
@@ -653,15 +666,23 @@ ln -s ../results/out.svg "$fx/real/sub/out.svg"
 check svg-link-dotdot 0 'legal moves' '^$' -- show --svg "$fx/linkdir/out.svg"
 if grep -q '^</svg>$' "$fx/real/results/out.svg" 2>/dev/null; then pass=$((pass + 1)); else
   echo "FAIL svg-link-dotdot: real/results/out.svg not written"; fail=$((fail + 1)); fi
-# A DXP server ended by Ctrl-C removes its --pdn file's lock.
-env --default-signal=INT "$dambit" dxp --listen 127.0.0.1:0 --pdn "$fx/server.pdn" --quiet > /dev/null 2>&1 &
+# A DXP server ended by Ctrl-C removes its --pdn file's lock; a SIGHUP ignored when it started
+# (nohup) does not end it (its handler replaced the ignore). (Port 0 was refused before any lock
+# existed, so this passed without a server.)
+( trap '' HUP; exec env --default-signal=INT "$dambit" dxp --listen "127.0.0.1:$((20000 + RANDOM % 20000))" \
+    --pdn "$fx/server.pdn" --quiet > /dev/null 2>&1 ) &
 server=$!
 for _ in $(seq 200); do [ -e "$fx/server.pdn.lock" ] && break; sleep 0.02; done
 sleep 0.1
+locked=no; [ -e "$fx/server.pdn.lock" ] && locked=yes
+kill -HUP $server 2>/dev/null
+sleep 0.3
+alive=no; kill -0 $server 2>/dev/null && alive=yes
 kill -INT $server 2>/dev/null
 wait $server 2>/dev/null
-if [ ! -e "$fx/server.pdn.lock" ]; then pass=$((pass + 1)); else
-  echo "FAIL dxp-lock-left: server.pdn.lock after Ctrl-C"; fail=$((fail + 1)); fi
+if [ $locked = yes ] && [ $alive = yes ] && [ ! -e "$fx/server.pdn.lock" ]; then pass=$((pass + 1)); else
+  echo "FAIL dxp-lock-left: locked $locked, alive after an ignored SIGHUP $alive, lock left: $(ls "$fx/server.pdn.lock" 2>&1)"
+  fail=$((fail + 1)); fi
 # The outputs written as they go are checked the same way, and a FIFO is never opened (a read or
 # a write would wait for a peer for ever): timeout turns a hang into a failure.
 for opt in "perft --depth 2 --checkpoint" "dxp --connect 127.0.0.1:1 --pdn"; do

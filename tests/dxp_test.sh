@@ -106,6 +106,16 @@ def expect(s, header, what):
             return m
         if m[0] != "C":
             raise SystemExit("%s: got %r" % (what, m))
+
+def searching_server(port):
+    """A game with the server as Black; our 32-28 sent, and the server searching its reply."""
+    import socket, time
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
+    assert expect(s, "A", "game")[-1] == "0"
+    s.sendall(b"M0001322800\0")
+    time.sleep(0.3)
+    return s
 EOF
 cat >"$tmp/raw.py" <<'EOF'
 import socket, sys, time
@@ -259,13 +269,9 @@ grep -Eq '^game 1: server Black vs client: ((1-0|0-1|1/2-1/2) \(|\* \(peer ended
 # server sent its move first and took it back after). Then we end the game.
 start_server "$tmp/f_server" --max-games 1 --movetime 5000 --name server || bad "f: no server port"
 cat >"$tmp/back.py" <<'EOF2'
-import socket, sys, time
-from dxpmsg import expect
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
-s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
-assert expect(s, "A", "game")[-1] == "0"
-s.sendall(b"M0001322800\0")                 # 32-28: the server searches its reply
-time.sleep(0.3)
+import sys, time
+from dxpmsg import expect, searching_server
+s = searching_server(int(sys.argv[1]))
 start = time.time()
 s.sendall(b"B001W\0")                       # back to the start, White to move
 k = expect(s, "K", "BACKREQ during the search")   # no M before it: expect() fails on one
@@ -286,13 +292,9 @@ grep -q "our move withheld" "$tmp/f_server" && grep -q "took back to ply 0" "$tm
 # is not played as the reply to the server's (it was held and played after it).
 start_server "$tmp/g_server" --max-games 1 --movetime 5000 --name server || bad "g: no server port"
 cat >"$tmp/early.py" <<'EOF2'
-import socket, sys, time
-from dxpmsg import expect
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
-s.sendall(("R01" + "raw".ljust(32) + "Z" + "001" + "000" + "A").encode() + b"\0")
-assert expect(s, "A", "game")[-1] == "0"
-s.sendall(b"M0001322800\0")                 # 32-28: the server searches its reply
-time.sleep(0.3)
+import sys, time
+from dxpmsg import expect, searching_server
+s = searching_server(int(sys.argv[1]))
 start = time.time()
 s.sendall(b"M0000192300\0")                 # 19-23 before the server's move: out of turn
 e = expect(s, "E", "GAMEEND for the move out of turn")  # no M before it

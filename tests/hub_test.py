@@ -105,6 +105,18 @@ class Engine:
             return None
 
 
+def go_refused(e, *good):
+    """`go think`, meant to be refused; then the `good` lines (a good pos) and `go think` again:
+    the two answers (error or done lines, None when none came)."""
+    e.send("go think")
+    _, refused = e.until("error|done", 10)
+    for line in good:
+        e.send(line)
+    e.send("go think")
+    _, done = e.until("error|done", 10)
+    return refused, done
+
+
 def args_of(line):
     """pydraughts's reading of an info/done line: every token name=value, quotes kept whole."""
     out, token, quoted = {}, "", False
@@ -218,6 +230,10 @@ e.send("frobnicate now=1")  # unknown commands are ignored silently
 e.send("ping")
 lines, pong = e.until("pong", 5)
 check("unknown command ignored", lines == ["pong"], lines)
+e.send("frobnicate 17-21 \"x")  # whatever its words: only a known command's are read
+e.send("ping")
+lines, pong = e.until("pong", 5)
+check("unknown command with odd words ignored", lines == ["pong"], lines)
 # The bad variant stopped every search until a variant is accepted (below, 7d): the same again.
 e.send("set-param name=variant value=russian")
 e.send("pos")  # a good position after the refused ones
@@ -237,11 +253,7 @@ _, err = e.until("error", 5)
 e.send("stop")
 e.until("done", 5)
 e.send("level depth=2")
-e.send("go think")
-_, refused = e.until("error|done", 5)
-e.send("pos")
-e.send("go think")
-_, done = e.until("error|done", 5)
+refused, done = go_refused(e, "pos")
 check("pos during a search -> error; then go is refused until a good pos",
       err is not None and "during a search" in err and refused is not None
       and "last pos was refused" in refused and done is not None and done.startswith("done"),
@@ -266,6 +278,19 @@ _, done = e.until("done", 5)
 e.send("stop")  # in case a search runs on
 e.until("done", 2)
 check("go ponder, stop, ponder-hit -> the ponder's done", done is not None, done)
+# A pos during a ponder is refused, but the ponder-hit after it still thinks on the ponder's
+# position, which was accepted, and answers (it was refused, and no done came).
+e.send("level move-time=0.2")
+e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
+e.send("go ponder")
+time.sleep(0.2)
+e.send("pos")
+_, err = e.until("error", 5)
+e.send("ponder-hit")
+_, done = e.until("done|error", 5)
+check("go ponder, a refused pos, ponder-hit -> done for the ponder's position",
+      err is not None and done is not None and args_of(done).get("move") in black, (err, done))
+e.send("pos")  # a good position again
 check("quit", e.close() == 0)
 
 # 4. Closed input ends the engine, even in the middle of a search: a search that only `stop`
@@ -420,6 +445,7 @@ for line, token in (("level depth=0x10", "0x10"), ("level depth=1.5", "1.5"),
     e.send(line)
     _, err = e.until("error", 5)
     check(f"error naming '{token}': {line}", err is not None and token in err, err)
+e.send("set-param name=variant value=russian")  # the variant's line was refused (below, 7d)
 # A refused pos leaves no position to search: `go` is refused until a good pos. Here the
 # client meant Black to move after 31-27 (pos's moves: White's 10-14, then a bad square), and
 # the last good position (the start) has White to move: searching it would answer for the
@@ -429,11 +455,7 @@ e.until("ready")
 e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14 99-98"')
 _, err = e.until("error", 5)
 e.send("level depth=3")
-e.send("go think")
-_, refused = e.until("error|done", 5)
-e.send('pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
-e.send("go think")
-_, done = e.until("error|done", 10)
+refused, done = go_refused(e, 'pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="10-14"')
 check("a refused pos: go is refused, then a good pos is searched",
       err is not None and "'99'" in err and refused is not None and refused.startswith("error")
       and "pos" in refused and done is not None and args_of(done).get("move") in black,
@@ -485,12 +507,15 @@ check("set-param variant normal after international keeps the position",
 e.send("set-param name=variant value=frisian")
 _, err = e.until("error", 5)
 e.send("pos")
-e.send("go think")
-_, refused = e.until("done|error", 10)
-e.send("set-param name=variant value=russian")
-e.send("pos")
-e.send("go think")
-_, done = e.until("done|error", 10)
+refused, done = go_refused(e, "set-param name=variant value=russian", "pos")
+# So for a variant's line that cannot be read.
+e.send('set-param name=variant value="russian')
+_, err2 = e.until("error", 5)
+refused2, done2 = go_refused(e, "set-param name=variant value=russian", "pos")
+check("an unreadable set-param of the variant: go refused until a variant is accepted",
+      err2 is not None and refused2 is not None
+      and "the last set-param of the variant was refused" in refused2
+      and done2 is not None and done2.startswith("done"), (err2, refused2, done2))
 check("a refused variant: go refused until a variant is accepted",
       err is not None and "frisian" in err and refused is not None
       and "the last set-param of the variant was refused" in refused

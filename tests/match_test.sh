@@ -167,7 +167,10 @@ restore
 printf '[Event "dambit match russian, nod' >>"$tmp/cut.pdn.tmp"
 printf 'pair 9 12' >>"$tmp/cut.pdn.journal"
 run torn "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
-if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && [ ! -s "$tmp/torn.err" ]; then ok; else
+# (When the interrupted run finished more than six pairs before it stopped, as on a loaded
+# machine, a line says that only six are kept: that one is allowed.)
+if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
+   [ -z "$(grep -v 'only their pairs are kept$' "$tmp/torn.err")" ]; then ok; else
   bad resume-torn "status $status: $(cat "$tmp/torn.err")"; fi
 # - a byte of the first pair changed: reported, and every pair played again.
 restore

@@ -3,6 +3,7 @@
 
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
+#include "core/signals.hpp"
 #include "search/weights.hpp"
 
 #include <algorithm>
@@ -170,15 +171,7 @@ void on_stop_signal(int signal) {
 }
 }  // namespace
 
-void catch_stop_signals() {
-    // A signal ignored when the program started stays ignored: that is how `nohup` (SIGHUP) and a
-    // script's background jobs (SIGINT) are kept running.
-    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
-        struct sigaction old {};
-        if (::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        std::signal(signal, on_stop_signal);
-    }
-}
+void catch_stop_signals() { handle_stop_signals(on_stop_signal); }
 
 bool stop_requested() { return g_stop_requested.load(); }
 

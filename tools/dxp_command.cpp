@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "core/file_io.hpp"
 #include "core/notation.hpp"
+#include "core/signals.hpp"
 #include "protocol/dxp_session.hpp"
 #include "protocol/net.hpp"
 
@@ -168,7 +169,7 @@ int run(const cli::Args& args) {
         pdn = cli::output_file("pdn", *file);
         if (lock.size() < sizeof g_lock_path) {
             std::memcpy(g_lock_path, lock.c_str(), lock.size() + 1);
-            for (const int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_end_signal);
+            handle_stop_signals(on_end_signal);
         }
     }
 

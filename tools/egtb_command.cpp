@@ -24,6 +24,7 @@
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
 #include "core/notation.hpp"
+#include "core/signals.hpp"
 #include "egtb/api.hpp"
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
@@ -214,9 +215,7 @@ int build(const cli::Args& args) {
                               std::strerror(errno));
 
     // Interrupted (Ctrl-C, kill, or the terminal closed): the checkpoint is saved.
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    std::signal(SIGHUP, on_signal);
+    handle_stop_signals(on_signal);
     if (cluster::rank() > 0) {  // builds the units rank 0 hands out
         cluster::Worker w;
         try {

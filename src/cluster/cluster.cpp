@@ -1,6 +1,8 @@
 // The MPI side of cluster.hpp; without DAMBIT_HAVE_MPI, a job of one rank.
 #include "cluster/cluster.hpp"
 
+#include "core/signals.hpp"
+
 #include <fmt/format.h>
 
 #include <atomic>
@@ -198,8 +200,10 @@ void serve(const Job& job, std::vector<RankTime>& times) {
     times.resize(std::size_t(g_size));
     const double start = now();
     g_stop.store(false);
-    const auto old_int = std::signal(SIGINT, on_stop_signal);
-    const auto old_term = std::signal(SIGTERM, on_stop_signal);
+    // (An ignored signal stays ignored: core/signals.hpp.)
+    auto old_int = SIG_IGN, old_term = SIG_IGN;
+    if (!signal_ignored(SIGINT)) old_int = std::signal(SIGINT, on_stop_signal);
+    if (!signal_ignored(SIGTERM)) old_term = std::signal(SIGTERM, on_stop_signal);
     for (int r = 1; r < g_size; ++r) send_text(r, kJob, job.text);
 
     struct Finished {

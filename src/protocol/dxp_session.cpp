@@ -484,7 +484,10 @@ public:
                 bool answer_first = false;
                 std::optional<MoveMessage> out_of_turn;
                 std::optional<Incoming> lost;  // the connection broke during the search
-                callbacks.iteration = [&](const search::Iteration<G>&) {
+                // What the peer sent so far: read after each iteration, and once more after the
+                // search, before our move goes out (a MOVE in the last, unfinished iteration is
+                // out of turn too).
+                const auto read_peer = [&] {
                     // (Again after a search made again without failed tables: go() clears the
                     // stop of the first.)
                     if (conn.peer_closed() || answer_first || lost || out_of_turn) engine.stop();
@@ -512,6 +515,7 @@ public:
                         if (answer_first) engine.stop();
                     }
                 };
+                callbacks.iteration = [&](const search::Iteration<G>&) { read_peer(); };
                 const auto t0 = SteadyClock::now();
                 std::optional<book::BookMove<International>> from_book;
                 if (o_.book) from_book = o_.book->choose(g.pos, g.history.size());
@@ -528,6 +532,7 @@ public:
                               : engine_.go_without_failed_tables(g.pos, g.history, limits, callbacks,
                                                                  table_error)
                                     .best;
+                read_peer();
                 if (lost) return broken(lost->reason, lost->kind == Incoming::Kind::kBroken);
                 if (out_of_turn) {
                     const std::string reason = "peer sent a move out of turn (" +

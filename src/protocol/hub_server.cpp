@@ -480,6 +480,14 @@ void set_param(Params& p, const Line& line, std::size_t held_mb) {
     // Other parameters are ignored, as the protocol asks.
 }
 
+// The commands of the protocol (others are ignored).
+bool known_command(std::string_view c) {
+    for (const std::string_view k : {"hub", "set-param", "init", "new-game", "pos", "level", "go",
+                                     "ping", "stop", "ponder-hit", "quit"})
+        if (c == k) return true;
+    return false;
+}
+
 // The line is a set-param of the variant.
 bool names_variant(const Line& line) {
     const std::string* name = line.get("name");
@@ -546,10 +554,13 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
         return *session;
     };
     auto busy = [&] { return session && session->searching(); };
-    auto go = [&](Mode mode) {
-        if (variant_refused)
+    // `checked`: refused when the last pos or variant was (not for ponder-hit: the ponder's
+    // position was accepted at its `go`).
+    auto go = [&](Mode mode, bool checked = true) {
+        if (checked && variant_refused)
             throw ParseError("no variant: the last set-param of the variant was refused (send a good one)");
-        if (pos_refused) throw ParseError("no position: the last pos was refused (send a good one)");
+        if (checked && pos_refused)
+            throw ParseError("no position: the last pos was refused (send a good one)");
         Session& s = current();
         if (s.terminal()) {
             out.error("no legal move in this position");
@@ -571,11 +582,12 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
     bool quit = false;
     // A line refused before its command runs (too long, a parse error, an argument twice): when
     // it was a `pos`, the position the client meant is unknown, so no search until a good one.
+    // The same for a set-param that names the variant.
     auto refuse_line = [&](const std::string& message) {
-        const std::size_t b = text.find_first_not_of(" \t");
-        if (b != std::string::npos && text.compare(b, 3, "pos") == 0 &&
-            (b + 3 == text.size() || text[b + 3] == ' ' || text[b + 3] == '\t'))
-            pos_refused = true;
+        const std::size_t b = std::min(text.find_first_not_of(" \t"), text.size());
+        const std::string_view word = std::string_view(text).substr(b, text.find_first_of(" \t", b) - b);
+        if (word == "pos") pos_refused = true;
+        if (word == "set-param" && text.find("variant") != std::string::npos) variant_refused = true;
         out.error(message);
     };
     while (read_line(in, text, too_long)) {
@@ -596,8 +608,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             continue;
         }
         // An unknown argument is ignored, as the protocol asks, but a word that cannot be an
-        // argument's name (`17-21` of `pos moves=32-28 17-21`, unquoted) is a line misread.
-        if (const std::string bad = bad_argument_name(line); !bad.empty()) {
+        // argument's name (`17-21` of `pos moves=32-28 17-21`, unquoted) is a line misread
+        // (unknown commands are ignored whole).
+        if (const std::string bad = bad_argument_name(line); !bad.empty() && known_command(c)) {
             refuse_line("bad argument '" + bad + "' (want NAME or NAME=VALUE; quote a value with blanks)");
             continue;
         }
@@ -621,7 +634,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                 // search answers `done`, as `stop` asked.
                 if (session && session->searching() && !session->stopping() && pondering) {
                     session->abandon();
-                    go(Mode::kThink);
+                    go(Mode::kThink, false);
                 }
             } else if (busy()) {
                 if (c == "pos") pos_refused = true;

@@ -649,10 +649,13 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
         }
     }
     // A table's result, when it comes before the move-count rules could draw the game (as in
-    // interior(), step 3b); else the static score stands for the search the rules would decide.
+    // interior(), step 3b); else a draw when they have (as in step 3), or the static score for
+    // the search the rules would decide.
     if (in_tables(p)) {
         const Score t = table_score(p, ply);
-        if (table_in_time(t, ply, plies_to_counter_draw(p, dc))) return t;
+        const int left = plies_to_counter_draw(p, dc);
+        if (table_in_time(t, ply, left)) return t;
+        if (left <= 0 && NodeMoves<R, Us>::has_quiet_move(p)) return kDraw;
     }
     if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
     return evaluate(p);
