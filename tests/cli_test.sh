@@ -226,31 +226,30 @@ if [ $status -eq 130 ] && grep -Eq '^depth 1 ' <<<"$got_int" && [[ "$(tail -1 <<
   echo "FAIL search-interrupted: status $status, stdout '$(tail -2 <<<"$got_int")', stderr '$(cat "$sfile.err")'"
   fail=$((fail + 1)); fi
 # A signal ignored when dambit starts stays ignored (nohup, a script's background job): SIGHUP
-# and SIGINT to a search started with both ignored do not stop it; it answers after its 1 s, exit
-# status 0 (the handlers used to replace the ignore, and nohup did not keep a job running).
-( trap '' HUP INT; exec "$dambit" search --movetime 1000 >"$sfile.out" 2>"$sfile.err" ) &
-pid=$!
-sleep 0.4
-kill -HUP $pid 2>/dev/null
-kill -INT $pid 2>/dev/null
-wait $pid
-status=$?
+# and SIGINT to a job started with both ignored do not stop it (the handlers used to replace the
+# ignore, and nohup did not keep a job running). ignoring_signals NAME CMD...: the job, its
+# status in $status and its output in $sfile.out.
+ignoring_signals() {
+  local name=$1 pid
+  shift
+  ( trap '' HUP INT; exec "$dambit" "$@" >"$sfile.out" 2>"$sfile.err" ) &
+  pid=$!
+  sleep 0.4
+  kill -HUP $pid 2>/dev/null
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  status=$?
+  [ $status -eq 0 ] || echo "  $name: status $status, stderr '$(cat "$sfile.err")'"
+}
+# A search answers after its 1 s, with nothing on stderr.
+ignoring_signals search search --movetime 1000
 if [ $status -eq 0 ] && [[ "$(tail -1 "$sfile.out")" =~ ^bestmove\ [a-h][1-8]-[a-h][1-8]$ ]] && [ ! -s "$sfile.err" ]; then
   pass=$((pass + 1)); else
-  echo "FAIL search-signals-ignored: status $status, stdout '$(tail -1 "$sfile.out")', stderr '$(cat "$sfile.err")'"
-  fail=$((fail + 1)); fi
-# The same for egtb build, which has handlers of its own (it stopped on the ignored SIGHUP).
-( trap '' HUP INT; exec "$dambit" egtb build --variant russian --pieces 4 --threads 1 --dir "$sfile.eg" \
-    >"$sfile.out" 2>"$sfile.err" ) &
-pid=$!
-sleep 0.4
-kill -HUP $pid 2>/dev/null
-kill -INT $pid 2>/dev/null
-wait $pid
-status=$?
+  echo "FAIL search-signals-ignored: stdout '$(tail -1 "$sfile.out")'"; fail=$((fail + 1)); fi
+# egtb build has handlers of its own (it stopped on the ignored SIGHUP).
+ignoring_signals egtb egtb build --variant russian --pieces 4 --threads 1 --dir "$sfile.eg"
 if [ $status -eq 0 ] && grep -q '^russian tables up to 4 pieces' "$sfile.out"; then pass=$((pass + 1)); else
-  echo "FAIL egtb-signals-ignored: status $status, stdout '$(tail -1 "$sfile.out")', stderr '$(cat "$sfile.err")'"
-  fail=$((fail + 1)); fi
+  echo "FAIL egtb-signals-ignored: stdout '$(tail -1 "$sfile.out")'"; fail=$((fail + 1)); fi
 rm -rf "$sfile.eg"
 rm -f "$sfile.err"
 # solve --file: a file without a position is an error, not a summary of nothing; blanks around a
