@@ -196,6 +196,11 @@ std::vector<Position<R>> roots_of(const cli::Args& args) {
 
 template <class R>
 int build(const cli::Args& args, const std::vector<std::string>& files) {
+    // Ctrl-C, kill or a closed terminal: while the games are read, nothing is kept (the same
+    // command reads them again); later, the positions searched are in the journal, and the same
+    // command goes on from there (exit status 130 in both cases). From the start: the games'
+    // checksum alone may take seconds, and a signal then killed the build silently.
+    cli::catch_stop_signals();
     const auto given = args.get("out");
     if (!given) throw cli::UsageError("book build needs --out FILE");
     // Checked before the work; a symbolic link's target is written (FILE.part, then FILE).
@@ -287,10 +292,6 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     };
     book::GamesRead read;
     const std::size_t size_before = b.size();  // a resumed run's book; the PDN games count as added
-    // Ctrl-C, kill or a closed terminal: while the games are read, nothing is kept (the same
-    // command reads them again); later, the positions searched are in the journal, and the same
-    // command goes on from there (exit status 130 in both cases).
-    cli::catch_stop_signals();
     if (!files.empty() && b.size() == 0) {
         try {
             const auto from_games =
