@@ -205,11 +205,15 @@ if [ $status -eq 130 ] && [ -z "$got_int" ] &&
 # Interrupted while proving the moves of a position whose own proof (0.5 s) found nothing: two
 # kings against one in International, a draw the solver cannot prove without tables, its 16
 # moves each searched up to half a second (about 5 s here). The stderr line does not call that a
-# proven result. Under ThreadSanitizer the program takes about 2 s to start, so the signal comes
-# later there (nothing is printed before the end to wait for).
+# proven result. Under ThreadSanitizer the program takes about 2 s to start, and under
+# AddressSanitizer on a loaded machine up to 1.6 s (the signal came before the position's proof
+# was done), so the signal comes later there (nothing is printed before the end to wait for).
 tsan=false
 grep -q __tsan_init "$dambit" && tsan=true
-got_int=$(timeout --foreground --preserve-status -s INT "$($tsan && echo 5 || echo 2)" "$dambit" solve --variant international --fen 'W:WK1,K45:BK26' --moves --max-seconds 0.5 --max-plies 250 2>"$sfile.err")
+delay=2
+grep -q __asan_init "$dambit" && delay=3.5
+$tsan && delay=5
+got_int=$(timeout --foreground --preserve-status -s INT "$delay" "$dambit" solve --variant international --fen 'W:WK1,K45:BK26' --moves --max-seconds 0.5 --max-plies 250 2>"$sfile.err")
 status=$?
 if [ $status -eq 130 ] && [[ "$got_int" == "no forced result within the limits"* ]] &&
    grep -Eq "^dambit solve: interrupted after [0-9.]+ s; the position's proof above found no result, and its moves' were cut$" "$sfile.err"; then
