@@ -655,7 +655,7 @@ Score Worker<R>::qsearch_moves(const Position<R>& p, int ply, Score alpha, Score
         const Score t = table_score(p, ply);
         const int left = plies_to_counter_draw(p, dc);
         if (table_in_time(t, ply, left)) return t;
-        if (left <= 0 && NodeMoves<R, Us>::has_quiet_move(p)) return kDraw;
+        if (left <= 0) return NodeMoves<R, Us>::has_quiet_move(p) ? kDraw : loss_in(ply);
     }
     if (!NodeMoves<R, Us>::has_quiet_move(p)) return loss_in(ply);
     return evaluate(p);
