@@ -121,7 +121,7 @@ cat > "$dir/games.pdn" <<'EOF'
 EOF
 "$dambit" book build --variant russian --from-pdn "$dir/games.pdn" --min-games 2 --out "$dir/g2.book" > "$dir/g2.txt" 2>&1 ||
   bad "from games: $(cat "$dir/g2.txt")"
-grep -q '^3 games read (1 skipped' "$dir/g2.txt" && ok || bad "games summary: $(cat "$dir/g2.txt")"
+grep -q '^4 games read, 3 used (1 skipped' "$dir/g2.txt" && ok || bad "games summary: $(cat "$dir/g2.txt")"
 # Reached twice or more: the start and c3-d4 only; after c3-d4 Black lost both games: -100 for
 # Black, +100 for White at the start.
 out=$("$dambit" book probe --book "$dir/g2.book" --json)
@@ -138,19 +138,19 @@ out=$("$dambit" book probe --book "$dir/g1.book" --json)
 # Games given twice (a database merged twice) count once: the same White, Black, Event, Date and
 # Round, moves and result. Below, game 3 repeats game 1; game 2 has other players; game 4 has
 # game 1's tags and moves but its result, in its Result tag alone, is the other; games 5 and 6
-# name no players, so nothing tells them apart: two games. Five games read, one given twice, and
+# name no players, so nothing tells them apart: two games. Six games read, five used, one given twice, and
 # all six reach c3-d4 but the repeat: weight 5.
 g='1. c3-d4 f6-g5'
 printf '[White "A"]\n[Black "X"]\n[Result "1-0"]\n%s 1-0\n\n[White "B"]\n[Black "X"]\n[Result "1-0"]\n%s 1-0\n\n[White "A"]\n[Black "X"]\n[Result "1-0"]\n%s 1-0\n\n[White "A"]\n[Black "X"]\n[Result "0-1"]\n%s\n\n[Result "1-0"]\n%s 1-0\n\n[White "?"]\n[Black "?"]\n[Result "1-0"]\n%s 1-0\n' \
   "$g" "$g" "$g" "$g" "$g" "$g" > "$dir/players.pdn"
 out=$("$dambit" book build --variant russian --from-pdn "$dir/players.pdn" --min-games 1 --out "$dir/players.book" 2>&1)
-grep -q '^5 games read (1 skipped: 0 another variant or start, 0 no result, 0 not replayed, 1 given twice)' <<<"$out" &&
+grep -q '^6 games read, 5 used (1 skipped: 0 another variant or start, 0 no result, 0 not replayed, 1 given twice)' <<<"$out" &&
   ok || bad "games given twice: $out"
 out=$("$dambit" book probe --book "$dir/players.book" --json)
 grep -q '^{"moves":\[{"move":"c3-d4","value":-\?[0-9]*,"depth":2,"weight":5}\]}$' <<<"$out" && ok || bad "players probe: $out"
 # The file given twice: its four named games once more, all given twice; the two unnamed count.
 out=$("$dambit" book build --variant russian --from-pdn "$dir/players.pdn" "$dir/players.pdn" --min-games 1 --out "$dir/players2.book" 2>&1)
-grep -q '^7 games read (5 skipped: 0 another variant or start, 0 no result, 0 not replayed, 5 given twice)' <<<"$out" &&
+grep -q '^12 games read, 7 used (5 skipped: 0 another variant or start, 0 no result, 0 not replayed, 5 given twice)' <<<"$out" &&
   ok || bad "file given twice: $out"
 
 # Settings that would not fit the header's 88 bytes (they would be cut, and two builds pass for
@@ -250,8 +250,8 @@ printf '[Event "x"]\n[Result "*"]\n1. c3-d4 *\n' > "$dir/unusable.pdn"
 "$dambit" book build --variant russian --from-pdn "$dir/unusable.pdn" --out "$dir/none.book" \
   > "$dir/none.out" 2> "$dir/none.err"
 status=$?
-if [ "$status" -eq 1 ] && grep -q "^0 games read (1 skipped" "$dir/none.out" &&
-   grep -q "no position reached by 2 or more of the 0 games read" "$dir/none.err" &&
+if [ "$status" -eq 1 ] && grep -q "^1 game read, 0 used (1 skipped" "$dir/none.out" &&
+   grep -q "no position reached by 2 or more of the 0 games used (1 read)" "$dir/none.err" &&
    [ "$(wc -l < "$dir/none.err")" -eq 1 ] && [ ! -e "$dir/none.book" ] &&
    [ ! -e "$dir/none.book.part" ]; then ok; else
   bad "pdn-no-game: status $status, $(cat "$dir/none.out" "$dir/none.err"), $(ls "$dir"/none.book* 2>&1)"; fi

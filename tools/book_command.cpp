@@ -307,9 +307,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
                          "the same command starts again\n");
             return 130;
         }
-        fmt::print("{} read ({} skipped: {} another variant or start, {} no result, {} "
+        fmt::print("{} read, {} used ({} skipped: {} another variant or start, {} no result, {} "
                    "not replayed, {} given twice), {} reached by {} or more\n",
-                   cli::count_text(read.games, "game", "games"), read.skipped(), read.other,
+                   cli::count_text(read.games + read.skipped(), "game", "games"), read.games,
+                   read.skipped(), read.other,
                    read.no_result, read.unplayed, read.duplicates,
                    cli::count_text(b.size(), "position", "positions"), min_games);
         if (read.unplayed)
@@ -318,9 +319,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             // An empty book would look like a finished one; nothing is written.
             journal->remove();
             throw std::runtime_error(fmt::format(
-                "--from-pdn: no position reached by {} or more of the {} read; nothing written "
-                "to {}",
-                min_games, cli::count_text(read.games, "game", "games"), *out));
+                "--from-pdn: no position reached by {} or more of the {} used ({} read); "
+                "nothing written to {}",
+                min_games, cli::count_text(read.games, "game", "games"),
+                read.games + read.skipped(), *out));
         }
     }
     const std::size_t start_size = b.size();
