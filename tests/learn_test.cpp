@@ -361,9 +361,27 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     std::string v4 = bytes;
     v4[8] = 4;
     expect(v4, "t: weights file version 4, this dambit reads 1 to 3");
+    // A count that disagrees with the file: in a file whose checksum holds, the count is named; in
+    // one whose checksum fails (a flipped bit), it is damage. The window count is bytes 200-203
+    // (magic 8, version 4, name 16, 43 weights of 4), the strip count 208-211. A window count of
+    // 2^31 + 9 was read as a negative size and ended in the library's "vector::_M_default_append".
+    const auto resum = [](std::string b) {
+        const std::uint64_t sum = XXH64(b.data(), b.size() - 8, 0);
+        std::memcpy(b.data() + b.size() - 8, &sum, 8);
+        return b;
+    };
     std::string five = bytes;
-    five[208] = 5;  // the strip count (checked before the checksum)
-    expect(five, "t: 5 strips of 0 indices, expected strips of 19683");
+    five[208] = 5;
+    expect(resum(five), "t: 5 strips of 0 indices, expected at most 4 strips of 19683 indices");
+    expect(five, "t: weights file checksum mismatch");
+    std::string high = bytes;
+    high[203] = char(0x80);
+    expect(high, "t: weights file checksum mismatch");
+    expect(resum(high),
+           "t: 2147483657 windows of 6561 indices, expected at most 64 windows of 6561 indices");
+    std::string strips_high = bytes;
+    strips_high[211] = char(0x80);
+    expect(strips_high, "t: weights file checksum mismatch");
     expect(bytes + "x", "t: 1 bytes after the checksum");
     // A weight of the hand-made or king terms beyond a hundred men: the sums of the evaluation
     // could overflow (a man's weight of 2^31 - 1 times 12 men did, under UBSan). Counted from 0 in

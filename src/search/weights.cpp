@@ -92,6 +92,17 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
         throw std::runtime_error(
             fmt::format("{}: weights file version {}, this dambit reads 1 to {}", source, version,
                         kWeightsVersion));
+    // Whether the file ends in the checksum of the rest: a count damaged by a flipped bit is
+    // then said to be damage, not taken for a size (a window count of 2^31 + 9 was read as a
+    // negative size).
+    std::uint64_t stored = 0;
+    if (bytes.size() >= sizeof stored)
+        std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
+    const bool intact = bytes.size() >= sizeof stored &&
+                        stored == XXH64(bytes.data(), bytes.size() - sizeof stored, 0);
+    const auto damaged = [&] {
+        return std::runtime_error(fmt::format("{}: weights file checksum mismatch", source));
+    };
     LearnedWeights w;
     const auto name = r.take(kNameBytes, "variant name");
     w.variant = std::string(name.substr(0, std::min(name.find('\0'), name.size())));
@@ -102,20 +113,31 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     // Each term's weight within a hundred men (tempo included): then no sum of the evaluation
     // can overflow, however many pieces a term counts.
     int field = 0;
-    for (int* f : fields) check_weight(*f, field++, source);
-    for (int* f : king_fields(w)) check_weight(*f, field++, source);
-    w.windows = int(r.get<std::uint32_t>("window count"));
+    const auto bounded = [&](int value) {
+        if (!intact && (value < -kMaxStatic || value > kMaxStatic)) throw damaged();
+        check_weight(value, field++, source);
+    };
+    for (int* f : fields) bounded(*f);
+    for (int* f : king_fields(w)) bounded(*f);
+    const auto windows = r.get<std::uint32_t>("window count");
     const auto indices = r.get<std::uint32_t>("index count");
-    if (w.windows > 64 || (w.windows && indices != kPatternIndices))
-        throw std::runtime_error(fmt::format("{}: {} windows of {} indices, expected windows of {}",
-                                             source, w.windows, indices, kPatternIndices));
+    if (windows > 64 || (windows && indices != kPatternIndices)) {
+        if (!intact) throw damaged();
+        throw std::runtime_error(
+            fmt::format("{}: {} windows of {} indices, expected at most 64 windows of {} indices",
+                        source, windows, indices, kPatternIndices));
+    }
+    w.windows = int(windows);
     if (version >= 3) {
-        w.strips = int(r.get<std::uint32_t>("strip count"));
+        const auto strips = r.get<std::uint32_t>("strip count");
         const auto strip_indices = r.get<std::uint32_t>("strip index count");
-        if (w.strips > kStrips || (w.strips && strip_indices != kStripIndices))
-            throw std::runtime_error(
-                fmt::format("{}: {} strips of {} indices, expected strips of {}", source, w.strips,
-                            strip_indices, kStripIndices));
+        if (strips > std::uint32_t(kStrips) || (strips && strip_indices != kStripIndices)) {
+            if (!intact) throw damaged();
+            throw std::runtime_error(fmt::format(
+                "{}: {} strips of {} indices, expected at most {} strips of {} indices", source,
+                strips, strip_indices, kStrips, kStripIndices));
+        }
+        w.strips = int(strips);
     }
     const auto length = r.get<std::uint32_t>("description length");
     w.description = std::string(r.take(length, "description"));
@@ -125,8 +147,7 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
     for (auto& v : w.strip_patterns) v = r.get<std::int16_t>("strip weights");
     const std::size_t body = r.at();
     const auto sum = r.get<std::uint64_t>("checksum");
-    if (sum != XXH64(bytes.data(), body, 0))
-        throw std::runtime_error(fmt::format("{}: weights file checksum mismatch", source));
+    if (sum != XXH64(bytes.data(), body, 0)) throw damaged();
     if (r.at() != bytes.size())
         throw std::runtime_error(fmt::format("{}: {} bytes after the checksum", source,
                                              bytes.size() - r.at()));
