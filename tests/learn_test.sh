@@ -71,6 +71,18 @@ expect_busy busy "$dir/busy.dat.part" 2 -- \
 expect_error no-out 2 "needs --out" -- selfplay --games 3
 expect_error bad-random 2 "first bound is above" -- selfplay --out "$dir/r.dat" --random-plies 8-4
 expect_error games-and-positions 2 "not both" -- selfplay --out "$dir/r.dat" --games 3 --positions 9
+# Without random plies every game is the same game (one seed, one engine, nodes fixed): after the
+# first block of 64 games no block finds a new position, and --positions 100000 could never be
+# reached. The run stops there, finishes the file with what it holds (a data file tune reads) and
+# says so, exit status 1; it used to play on forever.
+out=$(timeout 60 "$dambit" selfplay --variant russian --nodes 100 --random-plies 0 --positions 100000 \
+  --out "$dir/same.dat" 2>"$dir/same.err")
+status=$?
+if [ $status -eq 1 ] && grep -q "^variant russian, 128 games, " <<<"$out" &&
+   grep -q "^dambit selfplay: the last 64 games found no position the file did not hold: the games repeat, so 100000 positions cannot be reached" "$dir/same.err" &&
+   [ -e "$dir/same.dat" ] && [ ! -e "$dir/same.dat.part" ] &&
+   "$dambit" tune --data "$dir/same.dat" --out "$dir/same.dbw" --epochs 1 > /dev/null 2>&1; then ok; else
+  bad "selfplay --positions with repeating games: status $status, $out, $(cat "$dir/same.err")"; fi
 
 # The fit: the same weights for one thread and three; the held-out loss reported.
 tune=(tune --variant russian --data "$dir/one.dat" --epochs 40 --model patterns)

@@ -153,7 +153,7 @@ int run(const cli::Args& args) {
     // Ctrl-C, kill or a closed terminal: the games under way end, the whole blocks are in the
     // journal, and the same command goes on from there (exit status 130).
     cli::catch_stop_signals();
-    bool interrupted = false;
+    bool interrupted = false, dry = false;
     const bool terminal = isatty(2);
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint32_t first = writer->next_game();
@@ -199,6 +199,13 @@ int run(const cli::Args& args) {
             break;
         }
         written_positions += block.size();
+        // With --positions, a whole block of games that found no new position means the games
+        // repeat (too few random plies to vary them: --random-plies 0 plays one game over and
+        // over), and no number of them would reach N.
+        if (positions && block.empty()) {
+            dry = true;
+            break;
+        }
         if (terminal) {
             const double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -229,6 +236,13 @@ int run(const cli::Args& args) {
                R::kName, writer->next_game(), writer->records(), *out, s.text(),
                writer->next_game() - first, written_positions, seen_positions, secs,
                double(written_positions) / std::max(secs, 1e-9));
+    if (dry) {
+        cli::eprint("dambit selfplay: the last {} games found no position the file did not hold: "
+                    "the games repeat, so {} positions cannot be reached (more --random-plies "
+                    "vary them); {} positions written\n",
+                    kBlockGames, positions, writer->records());
+        return 1;
+    }
     return 0;
 }
 
