@@ -71,6 +71,24 @@ expect_busy busy "$dir/busy.dat.part" 2 -- \
 expect_error no-out 2 "needs --out" -- selfplay --games 3
 expect_error bad-random 2 "first bound is above" -- selfplay --out "$dir/r.dat" --random-plies 8-4
 expect_error games-and-positions 2 "not both" -- selfplay --out "$dir/r.dat" --games 3 --positions 9
+# A rate far too large makes the fit diverge: the man's weight goes beyond a hundred men, which
+# every loader refuses. Nothing is written (the fit used to say "weights written" and exit 0 with
+# a file search would not load) and no checkpoint is left to block the next, smaller rate.
+out=$("$dambit" tune --data "$dir/one.dat" --out "$dir/big.dbw" --epochs 20 --rate 100000 --threads 1 2>"$dir/big.err")
+status=$?
+if [ $status -eq 1 ] && grep -q "^dambit tune: error: the fit diverged: $dir/big.dbw: weight [0-9]* of the hand-made and king terms is -\?[0-9]*, beyond +-10000 (a hundred men); nothing written" "$dir/big.err" &&
+   [ ! -e "$dir/big.dbw" ] && [ ! -e "$dir/big.dbw.checkpoint" ] && [ ! -e "$dir/big.dbw.tmp" ]; then ok; else
+  bad "diverged fit: status $status, $(tail -1 "$dir/big.err"), $(ls "$dir"/big.dbw* 2>&1)"; fi
+# --out naming an existing file that holds no weights (here a data file not given to --data):
+# refused before any work, the file kept.
+cp "$dir/one.dat" "$dir/keep.dat"
+expect_error out-not-weights 2 "--out $dir/keep.dat: exists and is not a weights file; it is not replaced" -- \
+  tune --data "$dir/two.dat" --out "$dir/keep.dat" --epochs 1
+cmp -s "$dir/one.dat" "$dir/keep.dat" && ok || bad "out-not-weights: the data file was changed"
+# A checkpoint that cannot be read (a directory in its place): a usage error naming it.
+mkdir "$dir/ckd.dbw.checkpoint"
+expect_error checkpoint-directory 2 "cannot read tune checkpoint '$dir/ckd.dbw.checkpoint': Is a directory" -- \
+  tune --data "$dir/one.dat" --out "$dir/ckd.dbw" --epochs 1
 # Without random plies every game is the same game (one seed, one engine, nodes fixed): after the
 # first block of 64 games no block finds a new position, and --positions 100000 could never be
 # reached. The run stops there, finishes the file with what it holds (a data file tune reads) and

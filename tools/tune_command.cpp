@@ -109,7 +109,12 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t
                                           std::size_t params) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    const std::string b = file_io::read_all(path);
+    std::string b;
+    try {  // a directory or a file without read permission in its place: the user's to mend
+        b = file_io::read_all(path, "tune checkpoint");
+    } catch (const std::runtime_error& e) {
+        throw cli::UsageError(e.what());
+    }
     const std::size_t head = sizeof kCheckpointMagic - 1;
     const auto fail = [&](const std::string& why) {
         return cli::UsageError("tune checkpoint '" + path + "': " + why +
@@ -202,6 +207,18 @@ int run(const cli::Args& args) {
             std::string(name) == *out)
             throw cli::UsageError("--out " + *out + ": is the data file '" + std::string(name) +
                                   "' (the weights would replace it)");
+    }
+    // An existing file is replaced only when it holds weights (the last round of a fit): a file
+    // of anything else (self-play data of hours, a book) is not the user's target.
+    if (std::filesystem::is_regular_file(out_path, ec)) {
+        char magic[8] = {};
+        std::FILE* f = std::fopen(out_path.c_str(), "rb");
+        const bool weights = f && std::fread(magic, 1, sizeof magic, f) == sizeof magic &&
+                             std::string_view(magic, sizeof magic) == search::kWeightsMagic;
+        if (f) std::fclose(f);
+        if (!weights)
+            throw cli::UsageError("--out " + *out +
+                                  ": exists and is not a weights file; it is not replaced");
     }
     const auto out_lock = cli::lock_tmp("out", out_path);
     struct EmptyTmp {  // the lock's empty OUT.tmp, removed if the fit fails (before the unlock)
@@ -444,6 +461,17 @@ int run(const cli::Args& args) {
                      : fmt::format("held-out loss {:.6f} (hand-made {:.6f}), against the results "
                                    "alone {:.6f} (hand-made {:.6f})",
                                    loss_fit, loss_hand, result_fit, result_hand));
+    // Weights every loader would refuse (a weight beyond a hundred men: a --rate too large makes
+    // the fit diverge) are not written: the loaders' own checks decide. The checkpoint goes too,
+    // so that the same command with a smaller rate starts afresh instead of being refused.
+    try {
+        (void)search::parse_weights(search::weights_bytes(w), *out);
+    } catch (const std::runtime_error& e) {
+        std::remove(ck_path.c_str());
+        throw std::runtime_error(fmt::format("the fit diverged: {}; nothing written (a smaller "
+                                             "--rate may help)",
+                                             e.what()));
+    }
     try {
         search::write_weights_file(*out, w);
     } catch (const std::runtime_error& e) {

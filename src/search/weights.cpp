@@ -16,7 +16,6 @@ namespace dambit::search {
 
 namespace {
 
-constexpr char kMagic[8] = {'D', 'A', 'M', 'B', 'I', 'T', 'E', 'V'};
 constexpr std::size_t kNameBytes = 16;
 
 // The hand-made weights and the tempo in the file's order.
@@ -85,7 +84,7 @@ void check_weight(int value, int field, const std::string& source) {
 
 LearnedWeights parse_weights(std::string_view bytes, const std::string& source) {
     Reader r(bytes, source);
-    if (r.take(sizeof kMagic, "magic") != std::string_view(kMagic, sizeof kMagic))
+    if (r.take(kWeightsMagic.size(), "magic") != kWeightsMagic)
         throw std::runtime_error(fmt::format("{}: not a dambit weights file", source));
     const auto version = r.get<std::uint32_t>("version");
     if (version < 1 || version > kWeightsVersion)
@@ -155,7 +154,7 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
 }
 
 std::string weights_bytes(const LearnedWeights& w) {
-    std::string out(kMagic, sizeof kMagic);
+    std::string out(kWeightsMagic);
     put(out, kWeightsVersion);
     std::string name = w.variant;
     name.resize(kNameBytes, '\0');

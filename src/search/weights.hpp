@@ -23,6 +23,8 @@
 namespace dambit::search {
 
 inline constexpr std::uint32_t kWeightsVersion = 3;
+// The first eight bytes of every weights file.
+inline constexpr std::string_view kWeightsMagic = "DAMBITEV";
 
 // Reads weights from the bytes of a file; `source` names it in errors. Throws std::runtime_error
 // with one line naming what is wrong (not a weights file, another version, a bad checksum, a
