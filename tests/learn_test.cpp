@@ -573,6 +573,29 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
                                           "128, after 0 games)"));
         std::filesystem::remove(flipped_path);
     }
+    // A flipped bit in a block's record count (its bytes 12-15) makes the block look longer than
+    // the file. In a complete file a valid end block follows, so it is damage, not a file cut
+    // short; the record count's high byte (2^31 records for 2 games) cannot be a block's in a part
+    // file either, and the resume says so rather than dropping the blocks without a word. The
+    // first block (2 games, 2 records of 32 bytes) is at byte 128, its count at 140.
+    {
+        std::string bytes = file_bytes(path);
+        const std::string counted_path = path + ".counted";
+        bytes[128 + 15] = char(0x80);
+        write_bytes(counted_path, bytes);
+        CHECK_THROWS_WITH(learn::read_data(counted_path),
+                          Catch::Contains("damaged data file (a block's checksum fails at byte "
+                                          "128, after 0 games)"));
+        std::filesystem::remove(counted_path);
+        const std::string part_path = path + ".p";
+        write_bytes(part_path + ".part", bytes.substr(0, bytes.size() - 32));
+        learn::DataWriter w(part_path, h, existing);
+        CHECK(w.damage() == "the block at byte 128 fails its check; it and the " +
+                                std::to_string(bytes.size() - 32 - 128) +
+                                " bytes after it are dropped, and their games played again");
+        CHECK(w.next_game() == 0);
+    }
+    std::filesystem::remove(path + ".p.part");
     // A complete file is not written again, and other settings do not resume a part file.
     CHECK_THROWS_WITH(learn::DataWriter(path, h, existing), Catch::Contains("exists already"));
     std::filesystem::remove(path);

@@ -66,6 +66,14 @@ struct Scan {
     bool end_damaged = false;  // ... and that block is the end block
 };
 
+// Whether the file's last 32 bytes, after `from`, are an end block whose checksum holds.
+bool ends_in_done(const std::string& bytes, std::size_t from) {
+    if (bytes.size() < from + 32) return false;
+    const char* p = bytes.data() + bytes.size() - 32;
+    return get<std::uint32_t>(p) == kDoneTag &&
+           get<std::uint64_t>(p + 24) == done_checksum(bytes, p);
+}
+
 Scan scan_blocks(const std::string& bytes) {
     Scan s;
     std::size_t at = kHeaderBytes;
@@ -91,7 +99,15 @@ Scan scan_blocks(const std::string& bytes) {
         const auto first = get<std::uint32_t>(p + 4), games = get<std::uint32_t>(p + 8);
         const auto records = get<std::uint32_t>(p + 12);
         const std::size_t size = 16 + std::size_t(records) * sizeof(Sample);
-        if (bytes.size() - at < size + 8) break;  // cut short: a run stopped while writing
+        if (bytes.size() - at < size + 8) {
+            // Cut short: a run stopped while writing this block, the file's last. Unless its
+            // counts cannot be a block's (a game writes at most --max-plies + 1 <= 100001
+            // positions) or a valid end block follows somewhere after it: then a damaged count
+            // (a flipped bit) made the block look longer than the file, and it is damage.
+            s.damaged = std::size_t(records) > std::size_t(games) * 100001 ||
+                        ends_in_done(bytes, at + 16);
+            break;
+        }
         if (first != s.games || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
             s.damaged = true;
             break;
