@@ -558,6 +558,36 @@ with tempfile.TemporaryDirectory() as tmp:
           and not any(l.startswith("error") for l in again) and scores and scores[-1] > 90,
           (lines, again, info))
     e.close()
+# A weights file rewritten since `init` loaded it (the next round of a fit written to the same
+# file) is loaded again when eval is set again to the same path: here it was rewritten with bytes
+# that are no weights, so the reload shows in an error line. Before, the same value was no change
+# and the old weights played on. A failed eval falls back to the default, auto (the compiled-in
+# weights), not to the hand-made evaluation; an empty value is auto too.
+with tempfile.TemporaryDirectory() as tmp:
+    weights = os.path.join(tmp, "cur.dbw")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "search",
+                          "weights", "russian.dbw")
+    with open(source, "rb") as f, open(weights, "wb") as g:
+        g.write(f.read())
+    e = Engine("--variant", "russian")
+    e.send(f"set-param name=eval value={weights}")
+    e.send("init")
+    first, _ = e.until("ready", 10)
+    with open(weights, "wb") as g:
+        g.write(b"no weights here")
+    e.send(f"set-param name=eval value={weights}")
+    e.send("init")
+    rewritten, _ = e.until("ready", 10)
+    e.send('set-param name=eval value=""')
+    e.send("init")
+    empty, _ = e.until("ready", 10)
+    e.close()
+    errors = [l for l in rewritten if l.startswith("error")]
+    check("eval set again after its file was rewritten: loaded again, the default in its place",
+          not any(l.startswith("error") for l in first) and len(errors) == 1
+          and f"eval {weights}: " in errors[0]
+          and "(the default evaluation, auto, is used)" in errors[0]
+          and not any(l.startswith("error") for l in empty), (first, rewritten, empty))
 
 # 7c. Under a memory limit (ulimit -v) that set-param cannot see: a hash table the process
 # cannot have is halved until it can be, and said so, and `init` answers `ready`; threads the

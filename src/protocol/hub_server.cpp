@@ -5,6 +5,7 @@
 #include "protocol/hub_server.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -225,8 +226,11 @@ public:
         try {
             engine_.set_weights(search::weights_for(p.eval, R::kName).get());
         } catch (const std::exception& e) {
-            out.error(fmt::format("eval {}: {} (the hand-made evaluation is used)", p.eval,
+            // The default in its place, the strongest evaluation at hand (not the hand-made one,
+            // which is about 150 Elo weaker where weights are compiled in).
+            out.error(fmt::format("eval {}: {} (the default evaluation, auto, is used)", p.eval,
                                   e.what()));
+            engine_.set_weights(search::weights_for("auto", R::kName).get());
             load_failed_ = true;
         }
         if (!p.book.empty()) {
@@ -394,6 +398,15 @@ private:
     bool unlimited_ = false;  // the search in progress ends only when told to stop
 };
 
+// A file as it stands (size, modification time, inode), to see that it was rewritten since it was
+// loaded; empty for a path that names no regular file (a choice such as "auto", none).
+std::string file_stamp(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+    return fmt::format("{}:{}.{}:{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                       st.st_ino);
+}
+
 std::unique_ptr<Session> make_session(const Params& p, Output& out) {
     const auto v = parse_variant_name(p.variant);
     return with_variant(*v, [&]<class R>(std::type_identity<R>) -> std::unique_ptr<Session> {
@@ -467,7 +480,7 @@ void set_param(Params& p, const Line& line, std::size_t held_mb) {
     } else if (*name == "egtb-cache") {
         p.egtb_cache = std::size_t(integer("egtb-cache"));
     } else if (*name == "eval") {
-        p.eval = *value;
+        p.eval = value->empty() ? "auto" : *value;
     } else if (*name == "book") {
         p.book = *value == "none" ? "" : *value;
     } else if (*name == "book-ply") {
@@ -517,6 +530,9 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                   defaults.book_ply,     defaults.book_margin};
     std::unique_ptr<Session> session;
     bool stale = true;  // the parameters changed since the session was made
+    // The weights and book files as the session loaded them: set again after they were rewritten
+    // (the next round of a fit written to the same file), they are loaded again.
+    std::string eval_stamp, book_stamp;
     search::Limits level;
     level.movetime_ms = 1000;  // until a level command says otherwise
     std::optional<Line> pending_pos;
@@ -535,6 +551,8 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
             const std::size_t asked = params.hash;
             for (;;) {
                 try {
+                    eval_stamp = file_stamp(params.eval);
+                    book_stamp = file_stamp(params.book);
                     session = make_session(params, out);
                     break;
                 } catch (const std::bad_alloc&) {
@@ -656,9 +674,15 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
                     parse_variant_name(params.variant) != parse_variant_name(old.variant);
                 // Weights, a book or tables that could not be used are loaded again when one of
                 // them is set, to the same value too (the files mended or rebuilt meanwhile).
+                // Weights or a book file rewritten since the session loaded it are loaded again
+                // when set again.
                 const std::string* name = line.get("name");
-                const bool reload = name && (*name == "egtb" || *name == "eval" || *name == "book") &&
-                                    session && session->files_failed();
+                const bool reload =
+                    name && session &&
+                    (((*name == "egtb" || *name == "eval" || *name == "book") &&
+                      session->files_failed()) ||
+                     (*name == "eval" && file_stamp(params.eval) != eval_stamp) ||
+                     (*name == "book" && file_stamp(params.book) != book_stamp));
                 if (reload || new_variant || params.hash != old.hash ||
                     params.threads != old.threads || params.egtb != old.egtb ||
                     params.egtb_cache != old.egtb_cache || params.eval != old.eval ||
