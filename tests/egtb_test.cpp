@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -22,6 +23,8 @@
 #include "search/engine.hpp"
 #include "search/line.hpp"
 #include "search/solve.hpp"
+
+#include <xxhash.h>
 
 using namespace dambit;
 using namespace dambit::egtb;
@@ -637,6 +640,30 @@ TEST_CASE("egtb: a file of blocks larger than the cache's frames is refused", "[
     Tables<Russian> tables(dir.str(), 16);
     CHECK_THROWS_WITH(tables.probe(parse_fen<Russian>("W:WK1:BK32")),
                       Catch::Contains("blocks of 131072 positions"));
+}
+
+TEST_CASE("egtb: a header that declares more blocks than the file holds is refused before the "
+          "index is read", "[egtb]") {
+    // A file cut to its 128-byte header, whose header (checksum recomputed, as anyone can) says
+    // 2^26 blocks and a data offset past the file's end, the file's real length as its length.
+    // Every reader opening it allocated and cleared the whole index, 1.6 GB here, before its read
+    // failed ("truncated or unreadable table file"); the header is now refused first.
+    TempDir dir("hollow");
+    const KingFile k = king_against_king(dir);
+    std::string head = file_bytes(k.path).substr(0, 128);
+    const auto put64 = [&](std::size_t at, std::uint64_t v) { std::memcpy(&head[at], &v, 8); };
+    const auto put32 = [&](std::size_t at, std::uint32_t v) { std::memcpy(&head[at], &v, 4); };
+    const std::uint64_t blocks = std::uint64_t(1) << 26;
+    put64(40, blocks * k.header.block_positions);  // positions
+    put32(88, std::uint32_t(blocks));              // blocks
+    put64(96, 128 + blocks * 24);                  // data offset: after the index
+    put64(104, 128);                               // the file's length, as it is
+    put64(120, XXH64(head.data(), 120, 0));        // the header's checksum
+    {
+        std::ofstream f(k.path, std::ios::binary | std::ios::trunc);
+        f.write(head.data(), std::streamsize(head.size()));
+    }
+    CHECK_THROWS_WITH(TableFile(k.path, "russian"), k.path + ": inconsistent header");
 }
 
 TEST_CASE("egtb: a header whose numbers do not fit its slice is refused before they are used",

@@ -209,7 +209,8 @@ TableFile::TableFile(const std::string& path, const std::string& variant) : path
         if (header_.block_positions == 0 ||
             std::uint64_t(header_.blocks) !=
                 (header_.positions + header_.block_positions - 1) / header_.block_positions ||
-            data_offset_ != kHeaderBytes + std::uint64_t(header_.blocks) * kEntryBytes)
+            data_offset_ != kHeaderBytes + std::uint64_t(header_.blocks) * kEntryBytes ||
+            data_offset_ > header_.file_bytes)  // before the index is read: its size is bounded
             throw TableError(path + ": inconsistent header");
         std::vector<unsigned char> index(std::size_t(header_.blocks) * kEntryBytes);
         read_at(fd_, path, index.data(), index.size(), kHeaderBytes);
@@ -219,7 +220,9 @@ TableFile::TableFile(const std::string& path, const std::string& variant) : path
         for (std::uint32_t k = 0; k < header_.blocks; ++k) {
             const unsigned char* e = index.data() + std::size_t(k) * kEntryBytes;
             index_[k] = {get64(e), get32(e + 8), get64(e + 16)};
-            if (data_offset_ + index_[k].offset + index_[k].size > header_.file_bytes)
+            // Inside the file, and no larger than zstd makes a block (a read allocates it).
+            if (data_offset_ + index_[k].offset + index_[k].size > header_.file_bytes ||
+                index_[k].size > ZSTD_compressBound(header_.block_positions))
                 throw TableError(path + ": inconsistent block index");
         }
     } catch (...) {
