@@ -453,6 +453,16 @@ if grep -Eq ' score win (7|8|9|[1-9][0-9]) ' <<<"$out"; then pass=$((pass + 1));
 out=$("$dambit" search --variant international --fen 'W:WK1,K7:BK50' --moves '7-2 50-44 2-7 44-50' --depth 6 | grep '^depth' | tail -1)
 if grep -q '^depth 6 ' <<<"$out" && ! grep -q ' score win ' <<<"$out"; then pass=$((pass + 1)); else
   echo "FAIL counters-at-leaves: $out"; fail=$((fail + 1)); fi
+# The line ends where the move-count rules end the game. Russian, 4 black pieces against 3
+# white: after 29 plies of king moves alone, White's a7-d4 is the 30th, the 15 moves of each side
+# of RULES.md section 5, and the game is drawn there (show says so). The depth-1 line is a7-d4
+# alone; it used to go on with c7:g3, a move left in the search's line table by an earlier
+# line (the leaf drawn by the counters did not end its line).
+m29='h2-c7 g5-e7 c7-d8 e7-f8 d8-a5 f8-d6 a5-b4 d6-f4 b4-f8 f4-h6 f8-d6 h6-e3 d6-c7 e3-c1 c7-d6 g1-e3 d6-b4 e3-a7 b4-d6 c1-h6 d6-e7 h6-c1 e7-d6 c1-e3 d6-c7 e3-c1 c7-a5 c1-f4 a5-c7'
+out=$("$dambit" search --fen 'B:WKg1,Kg5,g7:BKh2,b8,c3,a3' --moves "$m29" --depth 1 | grep '^depth')
+if grep -q '^depth 1 .* score 0 .* pv a7-d4$' <<<"$out" &&
+   "$dambit" show --fen 'B:WKg1,Kg5,g7:BKh2,b8,c3,a3' --moves "$m29 a7-d4" | grep -q '^Drawn by the move-count rules'; then
+  pass=$((pass + 1)); else echo "FAIL line-ends-at-counter-draw: $out"; fail=$((fail + 1)); fi
 for line in '7-2 50-44 2-7 44-50' '1-6 50-45 6-1 45-50 7-2 50-44 2-7 44-50'; do
   out=$("$dambit" "${i3[@]}" --moves "$line" | grep '^depth' | tail -1)
   if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else

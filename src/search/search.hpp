@@ -169,7 +169,10 @@ private:
         // A leaf the move-count rules have drawn is a draw, whatever the capture search below
         // would find (it has no counters).
         if (!counters_below_every_rule(dc)) [[unlikely]]
-            if (drawn_by_counters(p, dc) && has_move(p)) return kDraw;
+            if (drawn_by_counters(p, dc) && has_move(p)) {
+                pv_length_[ply] = ply;  // the line ends here (else a stale line of this ply)
+                return kDraw;
+            }
         if (!s_.tuning.threat_extension) return qsearch(p, ply, alpha, beta, dc);
         return horizon(p, ply, depth, alpha, beta, dc, pv_node);
     }
