@@ -24,7 +24,6 @@
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
 #include "core/notation.hpp"
-#include "core/signals.hpp"
 #include "egtb/api.hpp"
 #include "egtb/file.hpp"
 #include "egtb/index.hpp"
@@ -72,9 +71,6 @@ constexpr const char* kHelp =
     "  --json             probe: one object {\"value\",\"plies\",\"moves\":[{\"move\",\"value\","
     "\"plies\"}]};\n"
     "                     info: one object per slice and line\n";
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_signal(int) { g_stop.store(true); }
 
 int default_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
@@ -204,7 +200,7 @@ int build(const cli::Args& args) {
     }
     if (const auto s = args.get("checkpoint-seconds"))
         o.checkpoint_seconds = args.get_double("checkpoint-seconds", 120, 0, 1e9);
-    o.stop = &g_stop;
+    o.stop = &cli::stop_flag();
     std::error_code ec;
     fs::create_directories(o.dir, ec);
     if (ec || !fs::is_directory(o.dir, ec))
@@ -214,8 +210,10 @@ int build(const cli::Args& args) {
         throw cli::UsageError("cannot write in the table directory '" + o.dir + "' for --dir: " +
                               std::strerror(errno));
 
-    // Interrupted (Ctrl-C, kill, or the terminal closed): the checkpoint is saved.
-    handle_stop_signals(on_signal);
+    // Interrupted (Ctrl-C, kill, or the terminal closed): the checkpoint is saved; a second
+    // signal ends the program at once (the first is answered at the next checkpoint's poll, which
+    // may be seconds away while the smaller tables are loaded).
+    cli::catch_stop_signals();
     if (cluster::rank() > 0) {  // builds the units rank 0 hands out
         cluster::Worker w;
         try {

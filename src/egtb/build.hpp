@@ -172,13 +172,24 @@ private:
     // large set). A unit whose two files are there is kept and needs none; their blocks are
     // checked when the unit's turn comes (one read of every file), and a unit found damaged then
     // is checked again in build_unit.
+    // The unit named is the one that needs the most (with how many do not fit), so that one
+    // more try with that much is enough.
     void check_memory(const std::vector<Unit>& units) {
+        const Unit* largest = nullptr;
+        std::uint64_t most = 0;
+        int over = 0;
         for (const Unit& u : units) {
             const std::uint64_t needed = memory_needed(u);
             if (needed <= opt_.memory_bytes) continue;
-            if (!(finished(u.first, false) && finished(u.second, false)))
-                throw std::runtime_error(memory_error(u, needed));
+            if (finished(u.first, false) && finished(u.second, false)) continue;
+            ++over;
+            if (needed > most) largest = &u, most = needed;
         }
+        if (largest)
+            throw std::runtime_error(
+                memory_error(*largest, most) +
+                (over > 1 ? " (the largest of " + std::to_string(over) + " units that need more)"
+                          : ""));
     }
 
     // The distance an outside value counts with (see the file comment).
@@ -474,10 +485,13 @@ private:
             h.block_positions = 1 << 16;
             const std::uint64_t n = s.val.size();
             const std::vector<std::uint64_t>& captures = s.captures;
-            std::vector<std::uint8_t> codes(n), exact(n);
+            // In place, within the memory the build counted (memory_needed): the codes over the
+            // values (each read before it is written) and the exact values over the move counts,
+            // which the levels no longer need. Two new arrays took two bytes a position more.
+            std::vector<std::uint8_t> codes = std::move(s.val), exact = std::move(s.cnt);
             std::uint8_t previous = 0;
             for (std::uint64_t i = 0; i < n; ++i) {
-                const std::uint8_t v = s.val[i];
+                const std::uint8_t v = codes[i];
                 std::uint8_t c = 0;  // undecided or drawn
                 if (v >= 2) {
                     const int d = v - 2;
@@ -498,8 +512,6 @@ private:
                 if ((captures[i / 64] >> (i % 64)) & 1) c = previous;
                 codes[i] = previous = c;
             }
-            std::vector<std::uint8_t>().swap(s.val);
-            std::vector<std::uint8_t>().swap(s.cnt);
             std::vector<std::uint64_t>().swap(s.captures);
             tables_.forget(s.m);
             write_table(path_of(s.m), h, codes, opt_.threads);

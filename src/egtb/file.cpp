@@ -81,16 +81,19 @@ void write_table(const std::string& path, TableHeader h, const std::vector<std::
     h.blocks = std::uint32_t((codes.size() + h.block_positions - 1) / h.block_positions);
     std::vector<std::vector<unsigned char>> blocks(h.blocks);
     std::atomic<std::uint32_t> next{0};
+    // Each block compressed into one buffer of the thread's, then kept at its size: a block
+    // kept in a buffer of zstd's bound would hold a byte a position, which the memory budget of
+    // the build (egtb/build.hpp, memory_needed) does not count.
     auto work = [&] {
         ZSTD_CCtx* cx = ZSTD_createCCtx();
+        std::vector<unsigned char> buffer(ZSTD_compressBound(h.block_positions));
         for (std::uint32_t k; (k = next.fetch_add(1)) < h.blocks;) {
             const std::size_t begin = std::size_t(k) * h.block_positions;
             const std::size_t n = std::min<std::size_t>(h.block_positions, codes.size() - begin);
-            auto& out = blocks[k];
-            out.resize(ZSTD_compressBound(n));
-            const std::size_t z =
-                ZSTD_compressCCtx(cx, out.data(), out.size(), codes.data() + begin, n, kZstdLevel);
-            out.resize(ZSTD_isError(z) ? 0 : z);
+            const std::size_t z = ZSTD_compressCCtx(cx, buffer.data(), buffer.size(),
+                                                    codes.data() + begin, n, kZstdLevel);
+            if (!ZSTD_isError(z))
+                blocks[k].assign(buffer.begin(), buffer.begin() + std::ptrdiff_t(z));
         }
         ZSTD_freeCCtx(cx);
     };
