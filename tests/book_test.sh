@@ -35,6 +35,11 @@ grep -Eq "^book: .*d\.book holds [0-9]+ positions, more than --positions 30: not
 # position the whole build took 0.1 s, and a signal sometimes came after its end.)
 slow=(book build --variant russian --nodes-per-position 30000 --positions 300)
 "$dambit" "${slow[@]}" --out "$dir/full.book" > /dev/null 2>&1 || bad "build full"
+# A book cut to its 128-byte header is a truncated book, not "the journal of an unfinished build"
+# (a journal is FILE.part): the build command that message sent the user to refused it again.
+head -c 128 "$dir/full.book" > "$dir/header-only.book"
+expect_error header-only-book 2 "^dambit book: $dir/header-only.book: truncated or corrupt book file\$" -- \
+  book info --book "$dir/header-only.book"
 kill_midway "$dir/killed.book.part" 3000 "$dambit" "${slow[@]}" --out "$dir/killed.book"
 if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
   ok

@@ -55,9 +55,12 @@ BookFile read_book(const std::string& path) {
     b.bytes = bytes.size();
     const std::size_t body = bytes.size() - kHeaderBytes;
     // Not a whole book: a build's journal (FILE.part: the same header, then blocks or nothing
-    // yet) is named as such.
+    // yet) is named as such. A book cut to its header (no blocks, not a .part) is a truncated
+    // book: the build command would only refuse it again.
+    const bool part = path.size() >= 5 && path.compare(path.size() - 5, 5, ".part") == 0;
     const auto fail = [&](const char* what) {
-        if (body == 0 || (body >= 4 && get<std::uint32_t>(bytes.data() + kHeaderBytes) == kBlockTag))
+        if ((body == 0 && part) ||
+            (body >= 4 && get<std::uint32_t>(bytes.data() + kHeaderBytes) == kBlockTag))
             return std::runtime_error(fmt::format(
                 "{}: the journal of an unfinished build, not a book (the same book build command "
                 "finishes it)",
