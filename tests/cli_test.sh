@@ -426,6 +426,15 @@ eg=$(mktemp -d)
 if "$dambit" egtb build --variant english --pieces 2 --dir "$eg/en" --threads 2 >/dev/null 2>&1 &&
    "$dambit" egtb info --dir "$eg/en" --json | grep -q '"white_men":0,"white_kings":1,"black_men":0,"black_kings":1,"positions":1984,"wins":460,"draws":1308,"losses":216,"longest_win":11,'; then
   pass=$((pass + 1)); else echo "FAIL egtb-english: info --json"; fail=$((fail + 1)); fi
+# A search that starts inside the tables prints the tables' whole line, not its first move alone:
+# English king on 29 against king on 4 is a win in 11 plies (egtb-reference.md section 2: the
+# longest win of king against king), so the line has 11 moves and, played out, leaves Black
+# without a move.
+line=$("$dambit" search --variant english --fen W:WK29:BK4 --egtb "$eg/en" --depth 10 | grep '^depth 10 ' | sed 's/.* pv //')
+if grep -q '^depth 10 .* score win 11 ' <("$dambit" search --variant english --fen W:WK29:BK4 --egtb "$eg/en" --depth 10) &&
+   [ "$(wc -w <<<"$line")" -eq 11 ] &&
+   "$dambit" show --variant english --fen W:WK29:BK4 --moves "$line" | grep -q '^No legal move: Black has lost\.$'; then
+  pass=$((pass + 1)); else echo "FAIL egtb-line: '$line'"; fail=$((fail + 1)); fi
 "$dambit" egtb build --variant russian --pieces 3 --dir "$eg/ru" --threads 2 >/dev/null 2>&1
 # RULES.md §6: W:Wh6:Bg7,c5,d2 has one move, h6:f8:b4:e1, which takes every black piece: a win
 # in 1 ply (found by the capture search: no 4-piece table is needed). W:Wa1:Bb2,c3: White's only

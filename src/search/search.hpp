@@ -324,6 +324,34 @@ private:
     bool in_tables(const Position<R>& p) const {
         return s_.table_pieces && popcount(p.occupied()) <= s_.table_pieces && p.us() && p.them();
     }
+    // A proven line that ends inside the endgame tables goes on there to the end of the game:
+    // the search stops at the first position whose value the tables know, so a search from an
+    // ending said `win 19` with a line of one move. Each move is one the tables keep the value
+    // with (the winner's shortest win, the loser's longest loss), while the tables have
+    // distances. The last line extended is kept, as most iterations report the same.
+    void extend_in_tables(const Position<R>& root, std::vector<M>& pv) {
+        if (!s_.table_pieces) return;
+        if (pv == extended_from_) {
+            pv = extended_;
+            return;
+        }
+        extended_from_ = pv;
+        Position<R> p = root;
+        for (const M& m : pv) p = p.play(m);
+        while (pv.size() < std::size_t(2 * kMaxPly) && in_tables(p)) {
+            const egtb::Value v = s_.tables->probe(p);
+            if (v.outcome == egtb::Outcome::kDraw || !v.known_distance() || v.plies == 0) break;
+            MoveList<G> list;
+            generate<R>(p, list);
+            int next = -1;
+            for (int i = 0; i < list.size() && next < 0; ++i)
+                if (s_.tables->probe(p.play(list[i])).parent() == v) next = i;
+            if (next < 0) break;
+            pv.push_back(list[next]);
+            p = p.play(list[next]);
+        }
+        extended_ = pv;
+    }
     // The tables' value of p (no capture to make) as a score at `ply`: a proven result, by
     // distance from the root where the table has distances.
     Score table_score(const Position<R>& p, int ply) const {
@@ -365,6 +393,7 @@ private:
     int root_depth_ = 0;
     Result<G> result_;
     std::vector<RootMove> root_moves_;
+    std::vector<M> extended_from_, extended_;  // extend_in_tables' last line, before and after
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line
     std::size_t base_ = 0;             // index of the root in keys_
     std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxPly + 1);
@@ -1148,6 +1177,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         result_.depth = depth;
         result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
         if (id_ != 0) continue;
+        if (is_decisive(score)) extend_in_tables(root, result_.pv);
         if (!s_.first_done.exchange(true, std::memory_order_release)) s_.first_done.notify_all();
 
         Iteration<G> it = iteration_at(depth);
