@@ -462,6 +462,19 @@ if grep -Eq ' score win (7|8|9|[1-9][0-9]) ' <<<"$out"; then pass=$((pass + 1));
 out=$("$dambit" search --variant international --fen 'W:WK1,K7:BK50' --moves '7-2 50-44 2-7 44-50' --depth 6 | grep '^depth' | tail -1)
 if grep -q '^depth 6 ' <<<"$out" && ! grep -q ' score win ' <<<"$out"; then pass=$((pass + 1)); else
   echo "FAIL counters-at-leaves: $out"; fail=$((fail + 1)); fi
+# A FEN's H field counts the plies since the last capture or man move, the counter of the
+# kings-only rule (RULES.md section 5: 15 moves of each side, 30 plies, in Russian, with kings on
+# both sides and 8 pieces, so no material rule runs). At H30 the position is drawn already: show
+# says so, search scores 0 and solve --draw-rules proves the draw; the same position without H
+# is won (White's king takes on the next move: d2-c1 h6:d2 c1:f4:c7:a5). H was read and dropped.
+h30='W:W23,24,K26,K29:BK4,9,10,K12:H30:F16'
+if "$dambit" show --fen "$h30" | grep -q '^Drawn by the move-count rules\.$' &&
+   ! "$dambit" show --fen "${h30%%:H30:F16}" | grep -q '^Drawn' &&
+   grep -q '^depth 6 .* score 0 ' <("$dambit" search --fen "$h30" --depth 6) &&
+   grep -q '^depth 6 .* score win ' <("$dambit" search --fen "${h30%%:H30:F16}" --depth 6) &&
+   [ "$("$dambit" solve --fen "$h30" --draw-rules | head -1)" = draw ] &&
+   grep -q '^win in ' <("$dambit" solve --fen "${h30%%:H30:F16}" --draw-rules); then
+  pass=$((pass + 1)); else echo "FAIL fen-halfmove-clock"; fail=$((fail + 1)); fi
 # The line ends where the move-count rules end the game. Russian, 4 black pieces against 3
 # white: after 29 plies of king moves alone, White's a7-d4 is the 30th, the 15 moves of each side
 # of RULES.md section 5, and the game is drawn there (show says so). The depth-1 line is a7-d4

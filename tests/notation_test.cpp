@@ -135,6 +135,12 @@ TEST_CASE("FEN: every accepted form of RULES.md §1", "[notation][fen]") {
     SECTION("move counters") {
         CHECK(parse_fen<Russian>("W:W21-32:B1-12:H0:F1") == start);
         CHECK(parse_fen<Russian>("W:W21-32:B1-12:H12:F37") == start);
+        // H, the plies since the last capture or man move, is the draw rules' kings-only counter.
+        CHECK(fen_halfmove_clock("W:W21-32:B1-12:H12:F37") == 12);
+        CHECK(fen_halfmove_clock("W:W21-32:B1-12:F37") == 0);
+        CHECK(fen_halfmove_clock("[FEN \"B:WK4:BK20:H30\"]") == 30);
+        CHECK(fen_halfmove_clock("W:WK4:BK20:H1234567890") == 65535);
+        CHECK(fen_move_number("W:WK4:BK20:F1234567890") == 1);
     }
     SECTION("PDN tag wrapper") {
         CHECK(parse_fen<Russian>("[FEN \"W:W21-32:B1-12\"]") == start);

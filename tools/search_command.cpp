@@ -126,7 +126,10 @@ int run(const cli::Args& args) {
     cli::catch_stop_signals();
     cb.stop_flag = &cli::stop_flag();
     const auto started = std::chrono::steady_clock::now();
-    const auto result = engine.go(p, history, limits, cb);
+    // The FEN's H field: kings alone have moved for that many plies before it (the draw rules).
+    search::DrawCounters start;
+    if (fen) start.kings_only = std::uint16_t(fen_halfmove_clock(*fen));
+    const auto result = engine.go(p, history, limits, cb, start);
     std::optional<std::string> move;  // none: no legal move, lost
     if (result.has_move) {
         const auto best = search::line_text<R>(p, {result.best});

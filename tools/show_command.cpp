@@ -44,6 +44,8 @@ int run(const cli::Args& args) {
     std::string played;
     // The game so far, for the draw rules (RULES.md §5), as a match judges its games.
     play::GameState<R> game(p);
+    // The FEN's H field: kings alone have moved for that many plies before it.
+    if (fen) game.counters.kings_only = std::uint16_t(fen_halfmove_clock(*fen));
     if (const auto moves = args.get("moves")) {
         for (const auto& pm : play_line<R>(p, *moves)) {
             played += (played.empty() ? "" : " ") + move_text<R>(pm);

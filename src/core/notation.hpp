@@ -6,6 +6,8 @@
 #include "core/instances.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -123,23 +125,38 @@ inline std::string_view fen_body(std::string_view text) {
 
 }  // namespace notation_detail
 
-// The move number a FEN gives its position (its F field: "W:W21-32:B1-12:H0:F16" is move 16),
-// or 1 when it gives none (or none parse_fen would read).
-inline int fen_move_number(std::string_view text) {
-    using namespace notation_detail;
+namespace notation_detail {
+// A FEN's move counter `tag` (H or F), or nothing when it gives none (or none parse_fen would
+// read); INT_MAX for one of more than 9 digits, beyond any game.
+inline std::optional<int> fen_counter(std::string_view text, char tag) {
     try {
         const auto fields = split(fen_body(text), ':');
         for (std::size_t i = 1; i < fields.size(); ++i) {
             const std::string_view f = trim(fields[i]);
-            if (f.size() < 2 || f.front() != 'F' || !all_digits(f.substr(1))) continue;
+            if (f.size() < 2 || f.front() != tag || !all_digits(f.substr(1))) continue;
             const std::string_view digits = f.substr(1);
-            if (digits.size() > 9) return 1;  // beyond any game
-            const int n = std::stoi(std::string(digits));
-            return n > 0 ? n : 1;
+            if (digits.size() > 9) return std::numeric_limits<int>::max();
+            return std::stoi(std::string(digits));
         }
     } catch (const ParseError&) {
     }
-    return 1;
+    return std::nullopt;
+}
+}  // namespace notation_detail
+
+// The move number a FEN gives its position (its F field: "W:W21-32:B1-12:H0:F16" is move 16),
+// or 1 when it gives none (or none parse_fen would read).
+inline int fen_move_number(std::string_view text) {
+    const auto n = notation_detail::fen_counter(text, 'F');
+    return n && *n > 0 && *n < std::numeric_limits<int>::max() ? *n : 1;
+}
+
+// The half-moves a FEN says were played since the last capture or man move (its H field: kings
+// alone moved for that many plies, the counter of the move-count draw rules, RULES.md section 5),
+// 0 when it gives none; at most 65535 (far beyond every rule's limit).
+inline int fen_halfmove_clock(std::string_view text) {
+    const auto n = notation_detail::fen_counter(text, 'H');
+    return n ? std::min(*n, 65535) : 0;
 }
 
 // Parses a FEN position string (PDN 3.0 as RULES.md §1 describes it).

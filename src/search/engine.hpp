@@ -15,6 +15,7 @@
 
 #include "core/instances.hpp"
 #include "core/position.hpp"
+#include "search/draw.hpp"
 #include "search/limits.hpp"
 #include "search/tuning.hpp"
 
@@ -63,9 +64,11 @@ public:
     void new_game();
 
     // Searches `root`, whose game went through `history` (oldest first, the root not included),
-    // and returns when the limits are reached or stop() is called.
+    // and returns when the limits are reached or stop() is called. `start`: the draw rules'
+    // counters at the game's first position (a FEN's H field; else 0).
     Result<G> go(const Position<R>& root, const std::vector<Position<R>>& history,
-                 const Limits& limits, const Callbacks& callbacks = {});
+                 const Limits& limits, const Callbacks& callbacks = {},
+                 const DrawCounters& start = {});
 
     // go() for a server, which must answer and play on: when the endgame tables fail during
     // the search (a file damaged or unreadable after it was opened), turns them off, tells

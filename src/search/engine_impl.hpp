@@ -136,7 +136,8 @@ void set_time(Shared<R>& s, const Limits& l) {
 template <class R>
 Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
                                            const std::vector<Position<R>>& history,
-                                           const Limits& limits, const Callbacks& callbacks) {
+                                           const Limits& limits, const Callbacks& callbacks,
+                                           const DrawCounters& start) {
     Shared<R>& s = state_->shared;
     auto& workers = state_->workers;
     s.table = &state_->table;
@@ -150,7 +151,7 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
     s.external_stop = callbacks.stop_flag;
     if (s.external_stop && s.external_stop->load()) s.stop.store(true);
     s.history.clear();
-    s.root_counters = DrawCounters{};
+    s.root_counters = start;
     for (std::size_t i = 0; i < history.size(); ++i) {
         s.history.push_back(position_key(history[i]));
         const Position<R>& next = i + 1 < history.size() ? history[i + 1] : root;
@@ -199,7 +200,7 @@ Result<typename R::Geometry> Engine<R>::go(const Position<R>& root,
                 callbacks.warning(warning);
             else  // a match or a DXP game: the user must see it all the same
                 std::fprintf(stderr, "dambit: %s\n", warning.c_str());
-            return go(root, history, limits, callbacks);
+            return go(root, history, limits, callbacks, start);
         }
     }
     guarded(0, report);

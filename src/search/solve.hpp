@@ -34,6 +34,7 @@
 
 #include "core/instances.hpp"
 #include "core/position.hpp"
+#include "search/draw.hpp"
 
 namespace dambit::search {
 
@@ -86,6 +87,8 @@ struct SolveOptions {
     bool prove_draws = true;
     // Polled with the time limit: true stops the proof as the time limit does (Ctrl-C).
     bool (*stop)() = nullptr;
+    // With the draw rules: their counters at the root (a FEN's H field; else 0).
+    DrawCounters start;
 };
 
 // One of the winner's turns in a proven line: the ply it plays (1 = the line's first move), the

@@ -113,11 +113,16 @@ public:
         if (draw_search_) draw_table_.resize(std::max<std::size_t>(1, o.hash_megabytes / 8));
     }
 
-    Proof<G> solve(const Position<R>& root) { return solve_from(root, {}, opt_.max_plies); }
+    // The counters at the root: given (a FEN's H field) with the draw rules, else none count.
+    DrawCounters root_counters() const { return opt_.draw_rules ? opt_.start : DrawCounters{}; }
+
+    Proof<G> solve(const Position<R>& root) {
+        return solve_from(root, root_counters(), opt_.max_plies);
+    }
 
     std::vector<MoveProof<G>> solve_moves(const Position<R>& root,
                                           const std::function<void(int, int)>& before_move) {
-        return moves_from(root, {}, opt_.max_plies, before_move);
+        return moves_from(root, root_counters(), opt_.max_plies, before_move);
     }
 
     std::vector<LineTurn<G>> line_turns(const Position<R>& root, const Proof<G>& proof,
@@ -129,7 +134,7 @@ public:
         const int first = proof.outcome == Outcome::kForcedWin ? 0 : 1;
         const int turns = (int(proof.line.size()) - first + 1) / 2;
         Position<R> p = root;
-        DrawCounters dc;
+        DrawCounters dc = root_counters();
         for (int i = 0; i < int(proof.line.size()); ++i) {
             const M& played = proof.line[std::size_t(i)];
             if ((i - first) % 2 == 0) {
