@@ -405,6 +405,22 @@ TEST_CASE("PDN reader: its limits keep memory bounded", "[pdn]") {
     CHECK(games[0].problems[0].message == fmt::format("unexpected '{}'", std::string(3, '?')));
 }
 
+TEST_CASE("PDN reader: a token in a message is cut between UTF-8 characters", "[pdn]") {
+    // 80 Cyrillic letters of two bytes: 60 bytes are 30 letters.
+    std::string letters;
+    for (int i = 0; i < 80; ++i) letters += "Ж";
+    CHECK(shown(letters) == letters.substr(0, 60) + "...");
+    // One byte more before them: the cut falls at 59, before the letter that would pass 60.
+    CHECK(shown("a" + letters) == "a" + letters.substr(0, 58) + "...");
+    CHECK(shown(std::string(60, 'a')) == std::string(60, 'a'));
+    // In a bad tag's message: "[Event \"" is 8 bytes, then letters (no closing quote), so the
+    // token shown is those 8 and 26 letters (60 bytes).
+    const auto games = read_text("[Event \"" + letters + "\n*");
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    CHECK(games[0].problems[0].token == "[Event \"" + letters.substr(0, 52) + "...");
+}
+
 TEST_CASE("PDN GameType: the number chooses the rules, --variant overrides", "[pdn]") {
     // RULES.md §3, last row.
     CHECK(variant_of_game_type(20) == Variant::kInternational);

@@ -28,9 +28,11 @@ bool ends_word(int c) {
 }  // namespace
 
 std::string shown(std::string_view s) {
-    std::string out = printable(s.substr(0, kShown));
-    if (s.size() > kShown) out += "...";
-    return out;
+    if (s.size() <= kShown) return printable(s);
+    // Back to the first byte of a character: a UTF-8 continuation byte is 10xxxxxx.
+    std::size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return printable(s.substr(0, cut)) + "...";
 }
 
 std::optional<Problem> RawGame::doubtful_moves() const {

@@ -94,8 +94,8 @@ struct RawGame {
     Problem more_problem() const;
 };
 
-// printable(s) (core/notation.hpp) cut to kShown characters, with "..." after it when longer: a
-// token in a message.
+// printable(s) (core/notation.hpp) cut to kShown bytes, with "..." after it when longer: a token
+// in a message. The cut falls between two UTF-8 characters (a Cyrillic letter is two bytes).
 inline constexpr std::size_t kShown = 60;
 std::string shown(std::string_view s);
 
