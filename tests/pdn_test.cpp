@@ -421,6 +421,27 @@ TEST_CASE("PDN reader: a token in a message is cut between UTF-8 characters", "[
     CHECK(games[0].problems[0].token == "[Event \"" + letters.substr(0, 52) + "...");
 }
 
+TEST_CASE("PDN reader: a UTF-16 file is one problem", "[pdn]") {
+    // "[Event" in UTF-16 LE after its byte order mark, and in UTF-16 BE.
+    const std::string le("\xFF\xFE[\0E\0v\0e\0n\0t\0 \0\"\0x\0\"\0]\0\n\0", 26);
+    const std::string be("\xFE\xFF\0[\0E\0v\0e\0n\0t\0 \0\"\0x\0\"\0]\0\n", 26);
+    for (const auto& [text, mark] : {std::pair{le, "FF FE"}, std::pair{be, "FE FF"}}) {
+        const auto games = read_text(text);
+        REQUIRE(games.size() == 1);
+        CHECK(described(games[0].problems) ==
+              std::vector<std::string>{fmt::format(
+                  "1:1: encoding: the file is in UTF-16 (its byte order mark is {}): save it "
+                  "as UTF-8",
+                  mark)});
+        CHECK(games[0].doubtful_moves());
+        std::istringstream in(text);
+        CheckTotals totals;
+        CHECK(check_lines(in, totals, std::nullopt).size() == 1);
+        CHECK(totals.games == 1);
+        CHECK(totals.errors == 1);
+    }
+}
+
 TEST_CASE("PDN GameType: the number chooses the rules, --variant overrides", "[pdn]") {
     // RULES.md §3, last row.
     CHECK(variant_of_game_type(20) == Variant::kInternational);

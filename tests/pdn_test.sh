@@ -201,6 +201,10 @@ expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '
 if "$dambit" pdn analyse errors.pdn --game 3 --depth 2 >"$work/an3.out" 2>"$work/an3.err" &&
    [ ! -s "$work/an3.err" ] && grep -Eq '^1\. +c3-d4 ' "$work/an3.out"; then
   pass=$((pass + 1)); else echo "FAIL analyse-bad-tag: $(cat "$work/an3.out" "$work/an3.err")"; fail=$((fail + 1)); fi
+# A UTF-16 file: one problem (it gave 128 errors of its bytes).
+printf '\xff\xfe[\0E\0v\0e\0n\0t\0 \0"\0x\0"\0]\0\n\0' >"$work/utf16.pdn"
+expect utf16 1 "$work/utf16.pdn:1:1: game 1: the file is in UTF-16 (its byte order mark is FF FE): save it as UTF-8
+files 1, games 1, moves 0, errors 1, failed games 1" '' -- pdn check "$work/utf16.pdn"
 # The summary counts every problem: 40 stray words give 16 lines, then one line for the other 24,
 # and 40 errors. 300 tags: one line for those past the 256th.
 { echo '[GameType "25"]'; printf '1. c3-d4'; for i in $(seq 40); do printf ' hello'; done; echo ' *'; } >"$work/many.pdn"

@@ -49,9 +49,10 @@ Problem RawGame::more_problem() const {
 
 std::string_view kind_name(ProblemKind k) {
     // In the order of ProblemKind.
-    static constexpr std::array<std::string_view, 11> kNames = {
-        "illegal-move",    "ambiguous-move", "bad-move", "bad-tag",  "truncated", "syntax",
-        "bad-fen",         "bad-game-type",  "result-mismatch",      "too-long",  "no-result"};
+    static constexpr std::array<std::string_view, 12> kNames = {
+        "illegal-move",    "ambiguous-move", "bad-move",        "bad-tag",
+        "truncated",       "syntax",         "bad-fen",         "bad-game-type",
+        "result-mismatch", "too-long",       "no-result",       "encoding"};
     return kNames[std::size_t(k)];
 }
 
@@ -319,6 +320,20 @@ bool Reader::next(RawGame& g) {
     if (consumed_ == 0 && peek(0) == 0xEF && peek(1) == 0xBB && peek(2) == 0xBF) {
         pos_ += 3;
         consumed_ += 3;
+    }
+    // A UTF-16 file (Windows' "Unicode"): every other byte is 0, and its text no PDN. One problem
+    // says so in place of the hundreds its bytes would give, and the file is passed over.
+    if (consumed_ == 0 &&
+        ((peek(0) == 0xFF && peek(1) == 0xFE) || (peek(0) == 0xFE && peek(1) == 0xFF))) {
+        const bool little = peek(0) == 0xFF;
+        problem(g, here(), ProblemKind::kEncoding, little ? "FF FE" : "FE FF",
+                fmt::format("the file is in UTF-16 (its byte order mark is {}): save it as UTF-8",
+                            little ? "FF FE" : "FE FF"));
+        while (peek() >= 0) {
+            consumed_ += end_ - pos_;
+            pos_ = end_;
+        }
+        return true;
     }
     while (!ended_) {
         const int c = peek();

@@ -35,6 +35,7 @@ enum class ProblemKind {
     kResultMismatch,  // the result at the end of the moves differs from the Result tag
     kTooLong,         // a token or a game beyond the reader's limits
     kNoResult,        // a game whose moves end without a result, with no Result tag either
+    kEncoding,        // a file in another encoding than UTF-8 (a UTF-16 byte order mark)
 };
 std::string_view kind_name(ProblemKind k);
 
@@ -87,8 +88,9 @@ struct RawGame {
     // The value of the first tag named `name`, if any.
     const Tag* tag(std::string_view name) const;
     // The first problem that leaves its moves in doubt: a truncated file, a token or game past
-    // the reader's limits, or more problems than are kept. A bad tag or a stray token does not:
-    // check reports those, and fen, analyse and a book from games replay the game past them.
+    // the reader's limits, a file in UTF-16, or more problems than are kept. A bad tag or a stray
+    // token does not: check reports those, and fen, analyse and a book from games replay the
+    // game past them.
     std::optional<Problem> doubtful_moves() const;
     // The line that stands for the problems beyond kMaxProblems (more_problems > 0).
     Problem more_problem() const;
