@@ -212,16 +212,8 @@ TEST_CASE("PDN reader: the main line's comments are kept with the move before th
     CHECK(r.comments ==
           std::vector<std::string>{"after c3-d4 and again", "after a number", "", "last"});
 
-    // At most kMaxComments characters of comments a game are kept.
-    std::string text = "1. c3-d4 {" + std::string(kMaxComments - 10, 'x') + "} f6-g5 {" +
-                       std::string(20, 'y') + "} {z} *";
-    const auto big = read_text(text);
-    REQUIRE(big.size() == 1);
-    CHECK(big[0].problems.empty());
-    REQUIRE(big[0].moves.size() == 2);
-    CHECK(big[0].moves[0].comment.size() == kMaxComments - 10);
-    CHECK(big[0].moves[0].comment.size() + big[0].moves[1].comment.size() <= kMaxComments);
-    CHECK(big[0].moves[1].comment.starts_with("yyyyy"));
+    // At most kMaxComments characters of comments a game are kept ("PDN reader: comments past
+    // the limit are one too-long problem").
 }
 
 TEST_CASE("PDN reader: every result form ends a game", "[pdn]") {
@@ -403,6 +395,31 @@ TEST_CASE("PDN reader: its limits keep memory bounded", "[pdn]") {
     REQUIRE(games.size() == 1);
     REQUIRE(games[0].problems.size() == 1);
     CHECK(games[0].problems[0].message == fmt::format("unexpected '{}'", std::string(3, '?')));
+}
+
+TEST_CASE("PDN reader: comments past the limit are one too-long problem", "[pdn]") {
+    // The first comment fills all but 10 characters; of the second, 10 are kept; the rest and
+    // the third are left out, reported once at the '{' where the cut came: "1. c3-d4 {" is
+    // columns 1-10, the x's 11 to kMaxComments, then "} f6-g5 " and '{' at kMaxComments + 9.
+    const std::string text = "1. c3-d4 {" + std::string(kMaxComments - 10, 'x') + "} f6-g5 {" +
+                             std::string(20, 'y') + "} {z} *";
+    const auto big = read_text(text);
+    REQUIRE(big.size() == 1);
+    CHECK(described(big[0].problems) ==
+          std::vector<std::string>{fmt::format(
+              "1:{}: too-long: more than 65536 characters of comments in one game (the rest are "
+              "left out)",
+              kMaxComments + 9)});
+    REQUIRE(big[0].moves.size() == 2);
+    CHECK(big[0].moves[0].comment.size() == kMaxComments - 10);
+    CHECK(big[0].moves[1].comment == std::string(10, 'y'));
+    // The moves are whole: replayed, and the game used by fen and analyse.
+    CHECK(!big[0].doubtful_moves());
+    CHECK(replayed<Russian>(big[0]).moves.size() == 2);
+    std::istringstream in(text);
+    CheckTotals totals;
+    CHECK(check_lines(in, totals, std::nullopt).size() == 1);
+    CHECK(totals.errors == 1);
 }
 
 TEST_CASE("PDN reader: a token in a message is cut between UTF-8 characters", "[pdn]") {

@@ -36,8 +36,11 @@ std::string shown(std::string_view s) {
 }
 
 std::optional<Problem> RawGame::doubtful_moves() const {
-    for (const auto& p : problems)
-        if (p.kind != ProblemKind::kSyntax && p.kind != ProblemKind::kBadTag) return p;
+    for (const auto& p : problems) {
+        // Comments left out leave the moves whole.
+        const bool comments = p.kind == ProblemKind::kTooLong && p.token == "{";
+        if (p.kind != ProblemKind::kSyntax && p.kind != ProblemKind::kBadTag && !comments) return p;
+    }
     if (more_problems > 0) return more_problem();
     return std::nullopt;
 }
@@ -166,18 +169,30 @@ void Reader::read_comment(RawGame& g) {
             blank = !target->empty();
             continue;
         }
-        if (comment_chars_ + 2 > kMaxComments) {
+        if (!keep_comment(g, blank ? 2 : 1, at)) {
             target = nullptr;
             continue;
         }
         if (blank) {
             *target += ' ';
-            ++comment_chars_;
             blank = false;
         }
         *target += char(c);
-        ++comment_chars_;
     }
+}
+
+bool Reader::keep_comment(RawGame& g, std::size_t chars, Location at) {
+    if (comment_chars_ + chars <= kMaxComments) {
+        comment_chars_ += chars;
+        return true;
+    }
+    if (!comments_cut_)
+        problem(g, at, ProblemKind::kTooLong, "{",
+                fmt::format("more than {} characters of comments in one game (the rest are left "
+                            "out)",
+                            kMaxComments));
+    comments_cut_ = true;
+    return false;
 }
 
 // [Name "value"]: a name of letters, digits and '_' beginning with a letter, a value in double
@@ -313,7 +328,7 @@ bool Reader::next(RawGame& g) {
     g.problems.clear();
     g.more_problems = 0;
     g.more_at = {};
-    started_ = in_moves_ = ended_ = too_many_moves_ = too_many_tags_ = false;
+    started_ = in_moves_ = ended_ = too_many_moves_ = too_many_tags_ = comments_cut_ = false;
     comment_chars_ = 0;
     open_.clear();
     // A UTF-8 byte order mark at the start of the stream.

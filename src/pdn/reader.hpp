@@ -88,9 +88,9 @@ struct RawGame {
     // The value of the first tag named `name`, if any.
     const Tag* tag(std::string_view name) const;
     // The first problem that leaves its moves in doubt: a truncated file, a token or game past
-    // the reader's limits, a file in UTF-16, or more problems than are kept. A bad tag or a stray
-    // token does not: check reports those, and fen, analyse and a book from games replay the
-    // game past them.
+    // the reader's limits, a file in UTF-16, or more problems than are kept. A bad tag, a stray
+    // token or comments past kMaxComments do not: check reports those, and fen, analyse and a
+    // book from games replay the game past them.
     std::optional<Problem> doubtful_moves() const;
     // The line that stands for the problems beyond kMaxProblems (more_problems > 0).
     Problem more_problem() const;
@@ -107,7 +107,9 @@ inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag
 inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
 inline constexpr std::size_t kMaxTags = 256;            // tags of one game
 inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
-inline constexpr std::size_t kMaxComments = 64 * 1024;  // characters of comments kept per game
+// Characters of comments kept per game; beyond it, the comments are left out with one problem
+// (too-long, token "{").
+inline constexpr std::size_t kMaxComments = 64 * 1024;
 
 // Reads PDN games from a stream, one at a time. Never throws for bad input: what the grammar does
 // not allow becomes a Problem of the game it stands in, and reading goes on after it.
@@ -132,6 +134,9 @@ private:
     void problem(RawGame& g, Location at, ProblemKind kind, std::string token, std::string message);
     void read_tag(RawGame& g);
     void read_comment(RawGame& g);
+    // Whether `chars` more characters of comments fit in kMaxComments; when they do not, the
+    // game's problem says so (once) at `at`.
+    bool keep_comment(RawGame& g, std::size_t chars, Location at);
     void skip_line();
     std::string read_word();
     // Handles one word of movetext standing at `at`.
@@ -153,6 +158,7 @@ private:
     bool too_many_moves_ = false;  // it has more than kMaxGameMoves moves
     bool too_many_tags_ = false;   // it has more than kMaxTags tags (reported once, as moves)
     std::size_t comment_chars_ = 0;  // characters of its comments kept
+    bool comments_cut_ = false;      // its comments went past kMaxComments (reported once)
     std::vector<Location> open_;   // the '(' of each open variation
 };
 
