@@ -459,6 +459,17 @@ TEST_CASE("PDN reader: a UTF-16 file is one problem", "[pdn]") {
     }
 }
 
+TEST_CASE("PDN FEN tag: '?' and an empty value are no set-up", "[pdn]") {
+    const auto games = read_text(
+        "[FEN \"?\"]\n1. c3-d4 *\n"
+        "[FEN \"\"]\n1. c3-d4 *\n"
+        "[FEN \"W:Wc3:Bh8\"]\n1. c3-d4 *\n");
+    REQUIRE(games.size() == 3);
+    CHECK(replayed<Russian>(games[0]).start == Position<Russian>::start());
+    CHECK(replayed<Russian>(games[1]).start == Position<Russian>::start());
+    CHECK(to_fen<Russian>(replayed<Russian>(games[2]).start) == "W:W22:B4");
+}
+
 TEST_CASE("PDN GameType: the number chooses the rules, --variant overrides", "[pdn]") {
     // RULES.md §3, last row.
     CHECK(variant_of_game_type(20) == Variant::kInternational);

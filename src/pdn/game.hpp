@@ -101,7 +101,12 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     out.result = !raw.result.empty()                           ? raw.result
                  : result_tag && outcome_of(result_tag->value) ? canonical_result(result_tag->value)
                                                                : "*";
-    if (const Tag* fen = raw.tag("FEN")) {
+    // "?" or nothing (lidraughts writes [FEN "?"] for a game from the start): no set-up.
+    const Tag* fen = raw.tag("FEN");
+    if (fen && (notation_detail::trim(fen->value).empty() ||
+                notation_detail::trim(fen->value) == "?"))
+        fen = nullptr;
+    if (fen) {
         try {
             out.start = parse_fen<R>(fen->value);
         } catch (const ParseError& e) {
