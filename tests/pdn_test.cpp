@@ -397,6 +397,39 @@ TEST_CASE("PDN reader: its limits keep memory bounded", "[pdn]") {
     CHECK(games[0].problems[0].message == fmt::format("unexpected '{}'", std::string(3, '?')));
 }
 
+TEST_CASE("PDN reader: a tag the game has already, before its first move, begins a game",
+          "[pdn]") {
+    // A forfeited game (tags and a Result tag, no moves) and the next game: the second Event tag
+    // begins game 2, whose moves are its own, with its own GameType.
+    const auto games = read_text(
+        "[Event \"A\"]\n[White \"x\"]\n[Black \"y\"]\n[Result \"1-0\"]\n[GameType \"25\"]\n\n"
+        "[Event \"B\"]\n[White \"u\"]\n[Black \"v\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n\n"
+        "1. 32-28 18-23 2. 37-32 12-18 2-0\n");
+    REQUIRE(games.size() == 2);
+    CHECK(games[0].problems.empty());
+    CHECK(games[0].tags.size() == 5);
+    CHECK(games[0].moves.empty());
+    CHECK(games[1].at.line == 7);
+    CHECK(games[1].tag("Event")->value == "B");
+    CHECK(games[1].tag("White")->value == "u");
+    CHECK(move_words(games[1]) == std::vector<std::string>{"32-28", "18-23", "37-32", "12-18"});
+    // Game 1's result is its tag's; nothing to report in either game.
+    const Game<Russian> first = replayed<Russian>(games[0]);
+    CHECK(first.result == "1-0");
+    CHECK(first.moves.empty());
+    std::istringstream in(
+        "[Event \"A\"]\n[Result \"1-0\"]\n[GameType \"25\"]\n[Event \"B\"]\n[GameType \"20\"]\n"
+        "1. 32-28 18-23 2-0\n");
+    CheckTotals totals;
+    CHECK(check_lines(in, totals, std::nullopt).empty());
+    CHECK(totals.games == 2);
+    CHECK(totals.moves == 2);
+    // Other tags, however many, stay in one game; a repeated name after a move is the next
+    // game's as before.
+    CHECK(read_text("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. c3-d4 *").size() == 1);
+    CHECK(read_text("[A \"1\"]\n1. c3-d4\n[B \"2\"]\n[A \"3\"]\n*").size() == 2);
+}
+
 TEST_CASE("PDN reader: comments past the limit are one too-long problem", "[pdn]") {
     // The first comment fills all but 10 characters; of the second, 10 are kept; the rest and
     // the third are left out, reported once at the '{' where the cut came: "1. c3-d4 {" is

@@ -201,6 +201,18 @@ expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '
 if "$dambit" pdn analyse errors.pdn --game 3 --depth 2 >"$work/an3.out" 2>"$work/an3.err" &&
    [ ! -s "$work/an3.err" ] && grep -Eq '^1\. +c3-d4 ' "$work/an3.out"; then
   pass=$((pass + 1)); else echo "FAIL analyse-bad-tag: $(cat "$work/an3.out" "$work/an3.err")"; fail=$((fail + 1)); fi
+# A game without moves (a forfeit, its result in its tag) and the next game: a repeated tag name
+# begins the second game (the two were one game: game 1 had an illegal move under GameType 25,
+# and its players were credited with the International moves).
+printf '[Event "A"]\n[White "x"]\n[Black "y"]\n[Result "1-0"]\n[GameType "25"]\n\n[Event "B"]\n[White "u"]\n[Black "v"]\n[Result "2-0"]\n[GameType "20"]\n\n1. 32-28 18-23 2. 37-32 12-18 2-0\n' >"$work/forfeit.pdn"
+expect forfeit-check 0 'files 1, games 2, moves 4, errors 0, failed games 0' '' -- pdn check "$work/forfeit.pdn"
+if "$dambit" pdn analyse "$work/forfeit.pdn" --depth 1 --pdn "$work/forfeit.out.pdn" >"$work/forfeit.txt" 2>&1 &&
+   grep -q '^game 1: russian, x - y, 1-0, 0 plies, depth 1 a position$' "$work/forfeit.txt" &&
+   grep -q '^game 2: international, u - v, 2-0, 4 plies, depth 1 a position$' "$work/forfeit.txt" &&
+   [ "$(grep -c '^\[GameType ' "$work/forfeit.out.pdn")" -eq 2 ] &&
+   [ "$("$dambit" pdn check "$work/forfeit.out.pdn")" = 'files 1, games 2, moves 4, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL forfeit-analyse: $(cat "$work/forfeit.txt")"; fail=$((fail + 1)); fi
+
 # A UTF-16 file: one problem (it gave 128 errors of its bytes).
 printf '\xff\xfe[\0E\0v\0e\0n\0t\0 \0"\0x\0"\0]\0\n\0' >"$work/utf16.pdn"
 expect utf16 1 "$work/utf16.pdn:1:1: game 1: the file is in UTF-16 (its byte order mark is FF FE): save it as UTF-8

@@ -195,6 +195,15 @@ bool Reader::keep_comment(RawGame& g, std::size_t chars, Location at) {
     return false;
 }
 
+bool Reader::repeats_tag(const RawGame& g) {
+    std::size_t k = 1;  // after the '['; bounded, so that a look-ahead stays inside the buffer
+    while (k < kMaxToken && (peek(k) == ' ' || peek(k) == '\t')) ++k;
+    std::string name;
+    for (int c = peek(k); (std::isalnum(c) || c == '_') && name.size() < kMaxToken; c = peek(++k))
+        name += char(c);
+    return !name.empty() && g.tag(name) != nullptr;
+}
+
 // [Name "value"]: a name of letters, digits and '_' beginning with a letter, a value in double
 // quotes on the same line in which \" stands for " and \\ for \.
 void Reader::read_tag(RawGame& g) {
@@ -373,6 +382,9 @@ bool Reader::next(RawGame& g) {
                 open_.clear();
             }
             if (in_moves_) break;  // the tags of the next game: this one had no result
+            // A tag the game has already, before any move: the game before had no moves (a
+            // forfeit, or an export that gives its result only in the Result tag).
+            if (started_ && repeats_tag(g)) break;
             begin_game(g, at);
             read_tag(g);
             continue;

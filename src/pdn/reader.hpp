@@ -133,6 +133,9 @@ private:
     Location here() const { return {line_, column_}; }
     void problem(RawGame& g, Location at, ProblemKind kind, std::string token, std::string message);
     void read_tag(RawGame& g);
+    // Whether the tag at the reader's '[' has a name that `g` has already: a game without moves
+    // (a forfeit, a game whose result is only in its tag) has ended before it.
+    bool repeats_tag(const RawGame& g);
     void read_comment(RawGame& g);
     // Whether `chars` more characters of comments fit in kMaxComments; when they do not, the
     // game's problem says so (once) at `at`.
