@@ -400,6 +400,11 @@ check show-move-numbers 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --moves '1. c
 # no move number.
 check show-move-numbers-joined 0 '^After c3-d4 f6-g5 b2-c3$' '^$' -- show --moves '1.c3-d4 1...f6-g5 2.b2-c3'
 check show-numeric-moves 0 '^After 11-15 23-19$' '^$' -- show --variant english --moves '1.11-15 23-19'
+# Move strengths and NAGs in a copied line are skipped, as the PDN reader skips them (they were
+# read as part of the square: "unknown square '28!'").
+check show-strengths 0 '^After 32-28 18-23$' '^$' -- show --variant international --moves '1. 32-28! 18-23'
+check search-strengths 0 '^bestmove ' '^$' -- search --moves '1. c3-d4?! f6-g5 $2 (!)' --depth 1
+check moves-strengths 0 '^' '^$' -- moves --moves '1. c3-d4!? f6-g5(?)'
 # After c3-d4 the square c3 is empty.
 check show-move-twice 2 '^$' "^dambit show: illegal move 'c3-d4': no piece on c3 \\(move 2 of the line\\)$" -- show --moves 'c3-d4 c3-d4'
 check show-game-over 2 '^$' "the game is over before 'a1-b2': White has no legal move" -- show --fen 'W:Wa1:Bb2,c3' --moves 'a1-b2'

@@ -459,3 +459,25 @@ TEST_CASE("Move text errors name the offending token", "[notation][move]") {
         check_move_error<Russian>(start, "c3:", {"missing square", "'c3:'"});
     }
 }
+
+TEST_CASE("Move text: a line skips move strengths and NAGs, as the PDN reader does",
+          "[notation][move]") {
+    Position<International> p = Position<International>::start();
+    CHECK(play_line<International>(p, "1. 32-28! 18-23").size() == 2);
+    Position<Russian> q = Position<Russian>::start();
+    const auto line = play_line<Russian>(q, "1. c3-d4?! f6-g5 $2 (!) 2. b2-c3!! ? g7-f6(?) $14 *");
+    REQUIRE(line.size() == 4);
+    CHECK(move_text<Russian>(line[3]) == "g7-f6");
+    // The same code as the reader's: the move and its strength apart.
+    std::string_view w = "32-28(!?)";
+    CHECK(split_move_strength(w) == "!?");
+    CHECK(w == "32-28");
+    w = "c3-d4?!*";
+    CHECK(split_move_strength(w) == "?!");
+    CHECK(w == "c3-d4");
+    w = "??";
+    CHECK(split_move_strength(w) == "??");
+    CHECK(w.empty());
+    CHECK(is_nag("$12"));
+    CHECK(!is_nag("$"));
+}

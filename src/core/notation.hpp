@@ -69,6 +69,38 @@ inline std::vector<std::string_view> split(std::string_view s, char sep) {
 
 }  // namespace notation_detail
 
+// PDN's annotations of a move (docs/pdn.md#reading), read alike by the PDN reader and play_line:
+// a move strength ("!", "?", "!!", "??", "!?", "?!", any run of '!' and '?'), also in parentheses
+// ("(!)"), and a NAG ("$1").
+inline bool is_move_strength(std::string_view w) {
+    return !w.empty() && w.find_first_not_of("!?") == std::string_view::npos;
+}
+inline bool is_nag(std::string_view w) {
+    return w.size() > 1 && w.front() == '$' && notation_detail::all_digits(w.substr(1));
+}
+// Takes the annotation joined to the end of a word off it: a move strength ("32-28!?"), one in
+// parentheses ("32-28(!)"; the PDN reader reads '(' apart, play_line only between blanks) and a
+// forced move's '*' ("32-28*"). Returns the strength without its parentheses ("!?", "!", or ""
+// for none); `w` keeps the move ("" when the word was an annotation alone: "!?", "(?)").
+inline std::string split_move_strength(std::string_view& w) {
+    std::string strength;
+    if (w.ends_with(')')) {
+        const auto open = w.rfind('(');
+        if (open != std::string_view::npos &&
+            is_move_strength(w.substr(open + 1, w.size() - open - 2))) {
+            strength = std::string(w.substr(open + 1, w.size() - open - 2));
+            w.remove_suffix(w.size() - open);
+        }
+    }
+    std::size_t end = w.size();
+    while (end > 0 && (w[end - 1] == '!' || w[end - 1] == '?' || w[end - 1] == '*')) --end;
+    std::string joined;
+    for (const char c : w.substr(end))
+        if (c != '*') joined += c;
+    w.remove_suffix(w.size() - end);
+    return joined + strength;
+}
+
 // Square number (1-based) of a token: numeric "1".."50", or algebraic "a1".."h8" on 8x8.
 // Returns 0 when the token names no dark square of the board.
 template <class G>
@@ -441,8 +473,9 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
 }
 
 // The moves of a line written as text (moves between blanks), played from `p`, which ends at the
-// position after them. Move numbers ("1.", "12...", also against the move: "1.c3-d4") and a
-// game's result at the end (PDN's 2-0, 0-2, 1-1, 0-0, 1-0, 0-1, 1/2-1/2, *, and ½-½ in UTF-8 or
+// position after them. Move numbers ("1.", "12...", also against the move: "1.c3-d4"), move
+// strengths and NAGs (alone or joined to the move: "32-28!", "?!", "(!)", "$1") and a game's
+// result at the end (PDN's 2-0, 0-2, 1-1, 0-0, 1-0, 0-1, 1/2-1/2, *, and ½-½ in UTF-8 or
 // Latin-1) are skipped, so a line copied from a game reads. A move that cannot be read or played
 // is a ParseError naming it and its place in the line, and a move after the end of the game says
 // so.
@@ -474,6 +507,10 @@ std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::strin
             throw ParseError("the result '" + std::string(token) + "' before the end of the line" +
                              place);
         }
+        // A NAG, or a move strength alone or joined to the move, as the PDN reader skips them.
+        if (is_nag(token)) continue;
+        (void)split_move_strength(token);
+        if (token.empty()) continue;
         try {
             out.push_back(parse_move<R>(p, token));
         } catch (const ParseError& e) {

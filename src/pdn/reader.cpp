@@ -307,8 +307,7 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         if (w.find_first_not_of('.') == std::string_view::npos) return;
     }
     // A move strength after the move, or standing alone: "!", "?!", "!!", "*" (forced).
-    while (!w.empty() && (w.back() == '!' || w.back() == '?' || w.back() == '*'))
-        w.remove_suffix(1);
+    (void)split_move_strength(w);
     if (w.empty()) return;
     if (w.find_first_of("-xX:") == std::string_view::npos) {
         const std::string text = shown(w);
