@@ -405,6 +405,17 @@ check show-numeric-moves 0 '^After 11-15 23-19$' '^$' -- show --variant english 
 check show-strengths 0 '^After 32-28 18-23$' '^$' -- show --variant international --moves '1. 32-28! 18-23'
 check search-strengths 0 '^bestmove ' '^$' -- search --moves '1. c3-d4?! f6-g5 $2 (!)' --depth 1
 check moves-strengths 0 '^' '^$' -- moves --moves '1. c3-d4!? f6-g5(?)'
+# English captures written with '-' (10-17 for 10x17; Black moved first): read as the capture,
+# not "a capture is compulsory (10x17)". After them Black (1-7, 11, 12, 13, 15) is to move
+# against White's 14, 19, 24-32 (worked out in tests/notation_test.cpp).
+check show-hyphen-capture 0 '^Black to move: B:W14,19,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,12,13,15$' '^$' -- \
+  show --variant english --moves '11-15 23-19 8-11 22-17 9-13 17-14 10-17 21-14'
+check moves-hyphen-capture 0 '^' '^$' -- moves --variant english --moves '11-15 23-19 8-11 22-17 9-13 17-14 10-17 21-14'
+check search-hyphen-capture 0 '^bestmove ' '^$' -- search --variant english --depth 1 \
+  --moves '11-15 23-19 8-11 22-17 9-13 17-14 10-17 21-14'
+# A capture the majority rule forbids says so (it said "the man on a3 has no legal move").
+check show-majority 2 '^$' "^dambit show: illegal move 'a3xc5': the majority rule: a capture of 2 pieces is compulsory \(e3xg5xe7\) \(move 1 of the line\)$" -- \
+  show --variant brazilian --fen W:Wa3,e3:Bb4,f4,f6 --moves 'a3xc5'
 # After c3-d4 the square c3 is empty.
 check show-move-twice 2 '^$' "^dambit show: illegal move 'c3-d4': no piece on c3 \\(move 2 of the line\\)$" -- show --moves 'c3-d4 c3-d4'
 check show-game-over 2 '^$' "the game is over before 'a1-b2': White has no legal move" -- show --fen 'W:Wa1:Bb2,c3' --moves 'a1-b2'

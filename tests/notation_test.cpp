@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "move_list_helpers.hpp"
@@ -373,9 +374,9 @@ TEST_CASE("Move text errors name the offending token", "[notation][move]") {
         check_move_error<Russian>(start, "c3-e5", {"illegal", "'c3-e5'"});
         check_move_error<Russian>(start, "d4-e5", {"illegal", "'d4-e5'"});
         check_move_error<Russian>(start, "c3-b2", {"illegal", "'c3-b2'"});
-        // A capture text for a quiet move, and a quiet text for a capture.
+        // A capture text for a quiet move (a quiet text for a capture reads as the capture:
+        // "a capture written with '-'", below).
         check_move_error<Russian>(start, "c3:d4", {"illegal", "'c3:d4'"});
-        check_move_error<Russian>("W:Wc3:Bd4", "c3-e5", {"illegal", "'c3-e5'"});
         // While a capture exists, quiet moves are illegal (capturing is compulsory).
         check_move_error<Russian>("W:Wc3:Bd4", "c3-b4", {"illegal", "'c3-b4'"});
         // Black's move when White is to move.
@@ -458,6 +459,63 @@ TEST_CASE("Move text errors name the offending token", "[notation][move]") {
         check_move_error<Russian>(start, "xx", {"missing square", "'xx'"});
         check_move_error<Russian>(start, "c3:", {"missing square", "'c3:'"});
     }
+}
+
+TEST_CASE("Move text: a capture written with '-' is read as the capture it names",
+          "[notation][move]") {
+    // English, Black first: 11-15 23-19 8-11 22-17 9-13 17-14; then Black's man on 10 must take
+    // the one on 14, landing on 17 (10x17, written 10-17 as English players write it), and
+    // White's man on 21 takes it back over 17, landing on 14 (21-14). Black: 1-7, 11, 12, 13, 15
+    // (8 to 11, 9 to 13, 10 taken on 17, 11 to 15); White: 14, 19, 24-32 (23 to 19, 22 taken on
+    // 14, 21 to 14).
+    Position<English> p = Position<English>::start();
+    const auto line = play_line<English>(p, "11-15 23-19 8-11 22-17 9-13 17-14 10-17 21-14");
+    REQUIRE(line.size() == 8);
+    CHECK(move_text<English>(line[6]) == "10x17");
+    CHECK(move_text<English>(line[7]) == "21x14");
+    CHECK(to_fen<English>(p) == "B:W14,19,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,12,13,15");
+    // In any variant, and in long form too only with 'x' or ':' (a quiet move has two squares).
+    CHECK(read_move<Russian>("W:Wc3:Bd4", "c3-e5") == "c3:e5");
+    // The king of "a short form shared by two captures is ambiguous": a1-b6 names two captures,
+    // a1-h2 one.
+    const char* fen = "W:WKa1:Bc3,g5,g3,c5";
+    check_move_error<Russian>(fen, "a1-b6",
+                              {"ambiguous move 'a1-b6': write every landing square"});
+    CHECK(read_move<Russian>(fen, "a1-h2") == "a1:e5:h2");
+    // No capture from c3 to a5 (the one is c3:e5): the capture rule is the reason, as before.
+    check_move_error<Russian>("W:Wc3:Bd4", "c3-a5",
+                              {"illegal move 'c3-a5': a capture is compulsory (c3:e5)"});
+}
+
+TEST_CASE("Move text: a capture the precedence rule forbids says so", "[notation][move]") {
+    const auto reason = [](auto rules, const char* fen, const char* move) {
+        using R = typename decltype(rules)::type;
+        try {
+            (void)parse_move<R>(parse_fen<R>(fen), move);
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("legal");
+    };
+    // Brazilian, White men a3, e3 and black men b4, f4, f6: a3xc5 takes b4 alone; e3xg5xe7 takes
+    // f4 and f6, and the majority rule makes it the one legal move.
+    const char* fen = "W:Wa3,e3:Bb4,f4,f6";
+    CHECK(reason(std::type_identity<Brazilian>{}, fen, "a3xc5") ==
+          "illegal move 'a3xc5': the majority rule: a capture of 2 pieces is compulsory "
+          "(e3xg5xe7)");
+    CHECK(reason(std::type_identity<Brazilian>{}, fen, "a3-c5") ==
+          "illegal move 'a3-c5': the majority rule: a capture of 2 pieces is compulsory "
+          "(e3xg5xe7)");
+    // Not a capture at all (a3 cannot reach e7): the reason as before.
+    CHECK(reason(std::type_identity<Brazilian>{}, fen, "a3xe7") ==
+          "illegal move 'a3xe7': the man on a3 has no legal move (the captures: e3xg5xe7)");
+    // Czech, White king a1 and man e1, black men b2 and f2: the king takes b2 and, landing on d4,
+    // f2 (a1:d4:g1); the man's e1:g3 over f2 is a capture, but a king's comes first.
+    CHECK(reason(std::type_identity<Czech>{}, "W:WKa1,e1:Bb2,f2", "e1:g3") ==
+          "illegal move 'e1:g3': the king's precedence: a capture by a king is compulsory "
+          "(a1:d4:g1)");
+    // Russian has free choice: a3:c5 is legal there.
+    CHECK(reason(std::type_identity<Russian>{}, fen, "a3:c5") == "legal");
 }
 
 TEST_CASE("Move text: a line skips move strengths and NAGs, as the PDN reader does",

@@ -746,9 +746,10 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
               // (22) may only step to b4 or d4, both free.
               "47:4: game 10: illegal-move: illegal move 'c3:e1': no capture is possible; the "
               "legal moves of c3 are c3-b4, c3-d4",
-              // c3xa5 takes one piece where c3xe5xc7 takes two, and no other piece can capture.
-              "53:4: game 11: illegal-move: illegal move 'c3xa5': the one legal move of c3 is "
-              "c3xe5xc7",
+              // c3xa5 takes one piece where c3xe5xc7 takes two, and no other piece can capture:
+              // a capture, forbidden by the majority rule.
+              "53:4: game 11: illegal-move: illegal move 'c3xa5': the majority rule: a capture "
+              "of 2 pieces is compulsory (c3xe5xc7)",
           });
     // Every game has an error; the moves replayed are 22-18 (game 1), c3-d4 (3), c3-d4 f6-g5
     // b2-c3 (4), c3-d4 f6-g5 (8) and h6:e1 (9).

@@ -55,7 +55,7 @@ errors.pdn:30:1: game 7: bad GameType '25,W,10,10,A0,0': russian is played on 8x
 errors.pdn:35:16: game 8: result '0-1' disagrees with the Result tag '1-0'
 errors.pdn:41:10: game 9: illegal move 'b8-a7': Black, to move, has no legal move
 errors.pdn:47:4: game 10: illegal move 'c3:e1': no capture is possible; the legal moves of c3 are c3-b4, c3-d4
-errors.pdn:53:4: game 11: illegal move 'c3xa5': the one legal move of c3 is c3xe5xc7
+errors.pdn:53:4: game 11: illegal move 'c3xa5': the majority rule: a capture of 2 pieces is compulsory (c3xe5xc7)
 files 1, games 11, moves 8, errors 17, failed games 11" '' -- pdn check errors.pdn
 
 expect truncated 1 "truncated-comment.pdn:2:16: game 1: truncated file: unclosed comment

@@ -825,6 +825,40 @@ void generate_paths(const Position<R>& p,
         detail::generate_side<R, Color::kBlack>(p, list, D);
 }
 
+// Every capture of the side to move, with its landing squares, as if the precedence rule left the
+// choice free: the captures of fewer pieces than the most (International, Brazilian) and a man's
+// beside a king's (Czech) too; identical ones once. Not legal moves: a capture the rule forbids is
+// found here to say so in the message of a move that names it (parse_move).
+template <class R>
+void generate_free_captures(const Position<R>& p,
+                            FixedList<PathMove<typename R::Geometry>, kMaxMoves>& list) {
+    using G = typename R::Geometry;
+    struct Free {
+        FixedList<PathMove<G>, kMaxMoves>& list;
+        // Never empty: Czech's king precedence would leave the men's captures unsearched.
+        bool empty() const { return true; }
+        void add(const Move<G>& m, const std::uint8_t* path, int length) {
+            for (const auto& e : list)
+                if (e.move == m) return;
+            if (list.size() == kMaxMoves) return;  // a message's material, not a rule's
+            PathMove<G> e;
+            e.move = m;
+            e.length = length;
+            for (int i = 0; i < length; ++i) e.path[i] = path[i];
+            list.push(e);
+        }
+    } sink{list};
+    list.clear();
+    const auto search = [&]<Color Us>() {
+        detail::generate_captures<R, Us>(
+            p, sink, detail::jump_origins<G>(detail::first_jumps<R, Us>(p)));
+    };
+    if (p.side == Color::kWhite)
+        search.template operator()<Color::kWhite>();
+    else
+        search.template operator()<Color::kBlack>();
+}
+
 // The number of legal moves, without making them.
 template <class R, Duplicates D = Duplicates::kDrop>
 int count_moves(const Position<R>& p) {

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/movegen.hpp"
@@ -363,9 +365,10 @@ bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
 // Why no legal move of `p` (listed in `legal`) is the move from bit `from` (written `square`)
 // that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
 // is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
+// `forbidden`: the move is a capture the precedence rule leaves out (generate_free_captures).
 template <class R, class List>
 std::string illegal_reason(const Position<R>& p, const List& legal, int from,
-                           const std::string& square, bool capture) {
+                           const std::string& square, bool capture, bool forbidden = false) {
     using B = typename R::Geometry::Bitboard;
     const char* side = p.side == Color::kWhite ? "White" : "Black";
     if (legal.empty()) return std::string(": ") + side + ", to move, has no legal move";
@@ -388,6 +391,14 @@ std::string illegal_reason(const Position<R>& p, const List& legal, int from,
         return out;
     };
     const bool must_capture = legal[0].move.is_capture();
+    // A capture, but not one the rule lets the side choose: the rule is the reason.
+    if (forbidden && R::kPrecedence == Precedence::kMostPieces)
+        return ": the majority rule: a capture of " +
+               std::to_string(popcount(legal[0].move.captured)) + " pieces is compulsory (" +
+               some([](const auto&) { return true; }) + ")";
+    if (forbidden && R::kPrecedence == Precedence::kKingPriority)
+        return ": the king's precedence: a capture by a king is compulsory (" +
+               some([](const auto&) { return true; }) + ")";
     if (must_capture && !capture)
         return ": a capture is compulsory (" + some([](const auto&) { return true; }) + ")";
     const std::string own = some([&](const auto& pm) { return pm.move.from == from; });
@@ -404,11 +415,38 @@ std::string illegal_reason(const Position<R>& p, const List& legal, int from,
     return ": " + of;
 }
 
+// How many of `moves` the landing squares `squares` (bit indices, the start first) name, written as
+// a quiet move or (`capture`) a capture, and the first of them: a short form (the ends only) names
+// the moves with those ends, unless one of them is written exactly (a single jump); a long form the
+// moves with exactly those landing squares, else those whose legs it fits (a king going straight
+// on may be written landing anywhere between two captured pieces). Identical paths (under keep)
+// count as one when written exactly.
+template <class G, class List>
+std::pair<std::size_t, const PathMove<G>*> match_move(const List& moves,
+                                                      const std::vector<int>& squares,
+                                                      bool capture) {
+    const int from = squares.front(), to = squares.back();
+    std::vector<const PathMove<G>*> ends, exact, fitting;
+    for (const auto& pm : moves) {
+        if (pm.move.from != from || pm.move.to != to || pm.move.is_capture() != capture) continue;
+        ends.push_back(&pm);
+        if (!capture) continue;
+        bool same = int(squares.size()) == pm.length + 1;
+        for (int i = 0; same && i < pm.length; ++i) same = pm.path[i] == squares[i + 1];
+        if (same) exact.push_back(&pm);
+        if (squares.size() > 2 && legs_fit<G>(squares, pm.move.captured)) fitting.push_back(&pm);
+    }
+    if (!exact.empty()) return {1, exact.front()};
+    const auto& named = squares.size() == 2 ? ends : fitting;
+    return {named.size(), named.empty() ? nullptr : named.front()};
+}
+
 }  // namespace notation_detail
 
-// Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures) and returns the
-// legal move it names. Throws ParseError when the text is malformed, names no legal move, or
-// (short form) names more than one.
+// Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures; "-" also for
+// the one capture from-to when no quiet move goes there) and returns the legal move it names.
+// Throws ParseError when the text is malformed, names no legal move (saying why: a capture the
+// majority rule forbids is named as such), or (short form) names more than one.
 template <class R, Duplicates D = Duplicates::kDrop>
 PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view text) {
     using namespace notation_detail;
@@ -444,32 +482,23 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     }
     FixedList<PathMove<G>, kMaxMoves> list;
     generate_paths<R, D>(p, list);
-    const int from = squares.front(), to = squares.back();
-    std::vector<const PathMove<G>*> ends, exact, fitting;
-    for (const auto& pm : list) {
-        if (pm.move.from != from || pm.move.to != to || pm.move.is_capture() != capture) continue;
-        ends.push_back(&pm);
-        if (!capture) continue;
-        bool same = int(squares.size()) == pm.length + 1;
-        for (int i = 0; same && i < pm.length; ++i) same = pm.path[i] == squares[i + 1];
-        if (same) exact.push_back(&pm);
-        if (squares.size() > 2 && legs_fit<G>(squares, pm.move.captured)) fitting.push_back(&pm);
+    auto [count, named] = match_move<G>(list, squares, capture);
+    // A capture written with '-', as English and Pool players write it ("10-17" for 10x17), when
+    // no quiet move goes there: read as the capture it names, if it names one.
+    if (count == 0 && !capture) std::tie(count, named) = match_move<G>(list, squares, true);
+    if (count == 1) return *named;
+    if (count > 1) throw ParseError("ambiguous move '" + token + "': write every landing square");
+    bool forbidden = false;  // a capture, but one the precedence rule leaves out
+    if constexpr (R::kPrecedence != Precedence::kFree) {
+        if (!list.empty() && list[0].move.is_capture()) {
+            FixedList<PathMove<G>, kMaxMoves> free;
+            generate_free_captures<R>(p, free);
+            forbidden = match_move<G>(free, squares, true).first > 0;
+        }
     }
-    auto illegal = [&] {
-        return ParseError("illegal move '" + token + "'" +
-                          illegal_reason<R>(p, list, from, std::string(parts.front()), capture));
-    };
-    if (!exact.empty()) return *exact.front();  // several only for identical paths under keep
-    if (squares.size() == 2) {                  // short form: the ends only
-        if (ends.size() == 1) return *ends.front();
-        if (ends.empty()) throw illegal();
-    } else {
-        // Long form with other landing squares than the ones the generator writes (a king going
-        // straight on may be written landing anywhere between two captured pieces).
-        if (fitting.size() == 1) return *fitting.front();
-        if (fitting.empty()) throw illegal();
-    }
-    throw ParseError("ambiguous move '" + token + "': write every landing square");
+    throw ParseError("illegal move '" + token + "'" +
+                     illegal_reason<R>(p, list, squares.front(), std::string(parts.front()),
+                                       capture, forbidden));
 }
 
 // The moves of a line written as text (moves between blanks), played from `p`, which ends at the
