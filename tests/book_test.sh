@@ -182,6 +182,11 @@ if [ "$status" -eq 130 ] && [ ! -e "$dir/big.book.part" ] && [ ! -e "$dir/big.bo
 rm -f "$dir/big.pdn"
 expect_error pdn-pipe 2 "--from-pdn: '/dev/fd/[0-9]+' is not a regular file" -- \
   book build --variant russian --from-pdn <(cat "$dir/games.pdn") --out "$dir/pipe.book"
+# A game used past a bad tag says so on stderr, one line for the game (it was used silently).
+printf '[Event Moscow]\n[GameType "25"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n' > "$dir/badtag.pdn"
+out=$("$dambit" book build --variant russian --from-pdn "$dir/badtag.pdn" --min-games 1 --out "$dir/badtag.book" 2>&1 >/dev/null)
+[ "$out" = "book: $dir/badtag.pdn:1:1: game 1: bad tag '[Event Moscow]' (want [Name \"value\"]) (passed over)" ] &&
+  ok || bad "passed over in a book: $out"
 
 # A game played until Black has no piece left (37 plies; a random game, replayed by the book
 # builder). Before the last move, h6:f8, White's man on h6 takes Black's last piece, the man on

@@ -430,6 +430,45 @@ TEST_CASE("PDN reader: a tag the game has already, before its first move, begins
     CHECK(read_text("[A \"1\"]\n1. c3-d4\n[B \"2\"]\n[A \"3\"]\n*").size() == 2);
 }
 
+TEST_CASE("PDN reader: a tag value with unescaped quotes is read, and reported", "[pdn]") {
+    const auto games = read_text(
+        "[Event \"Кубок \"Белой ладьи\"\"]\n"
+        "[Black \"Петров \"мл.\"\" ]\n"
+        "[Site \"a\" b] [Round \"1\"]\n"
+        "[Date \"x]y\"]\n"
+        "1. c3-d4 *");
+    REQUIRE(games.size() == 1);
+    const RawGame& g = games[0];
+    // The value runs to the quote before the tag's ']': inner quotes are text. A ']' after an
+    // inner quote ends the tag, a bad one; a ']' inside a well-quoted value is text.
+    REQUIRE(g.tags.size() == 4);
+    CHECK(g.tags[0].value == "Кубок \"Белой ладьи\"");
+    CHECK(g.tags[1].value == "Петров \"мл.\"");
+    CHECK(g.tags[2].name == "Round");
+    CHECK(g.tags[3].value == "x]y");
+    CHECK(described(g.problems) ==
+          std::vector<std::string>{
+              "1:1: bad-tag: unescaped '\"' in tag '[Event \"Кубок \"Белой ладьи\"\"]' (read as "
+              "text; PDN writes it \\\")",
+              "2:1: bad-tag: unescaped '\"' in tag '[Black \"Петров \"мл.\"\" ]' (read as text; "
+              "PDN writes it \\\")",
+              "3:1: bad-tag: bad tag '[Site \"a\" b]' (want [Name \"value\"])",
+          });
+    // The moves are whole: a command that uses them goes on, and says what it passed over.
+    CHECK(!g.doubtful_moves());
+    const auto passed = passed_over(g, std::nullopt);
+    REQUIRE(passed);
+    CHECK(passed->at.line == 1);
+    CHECK(passed->message.ends_with("(passed over; 2 more problems, which pdn check lists)"));
+    // Written back, the quotes are escaped, and read without a problem.
+    const std::string text = write_game(replayed<Russian>(g));
+    CHECK(text.starts_with("[Event \"Кубок \\\"Белой ладьи\\\"\"]\n"));
+    const auto again = read_text(text);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].problems.empty());
+    CHECK(again[0].tags[0].value == "Кубок \"Белой ладьи\"");
+}
+
 TEST_CASE("PDN reader: comments past the limit are one too-long problem", "[pdn]") {
     // The first comment fills all but 10 characters; of the second, 10 are kept; the rest and
     // the third are left out, reported once at the '{' where the cut came: "1. c3-d4 {" is

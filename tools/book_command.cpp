@@ -295,7 +295,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     if (!files.empty() && b.size() == 0) {
         try {
             const auto from_games =
-                book::records_from_games<R>(files, min_games, read, cli::stop_requested);
+                book::records_from_games<R>(files, min_games, read, cli::stop_requested,
+                                            [](const std::string& line) {
+                                                cli::eprint("book: {}\n", line);
+                                            });
             for (const auto& r : from_games) b.upsert(r);
             journal->append(from_games);
         } catch (const std::runtime_error& e) {

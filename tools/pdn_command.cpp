@@ -258,6 +258,7 @@ int fen(int argc, char** argv) {
         throw cli::UsageError(fmt::format("game {} of '{}' has {} (want --ply from 0 to {})",
                                           number, in.name(),
                                           cli::count_text(r.plies, "ply", "plies"), r.plies));
+    if (r.passed) cli::eprint("dambit pdn: {}\n", where(in.name(), number, *r.passed));
     fmt::print("{}\n", r.fen);
     return 0;
 }
@@ -548,14 +549,22 @@ int analyse(int argc, char** argv) {
             // A game done before a resume is replayed (its problems said again), not analysed.
             const bool done = std::uint64_t(raw.number) <= resumed_up_to;
             std::optional<pdn::Problem> problem = raw.doubtful_moves();
+            std::optional<pdn::Problem> passed;  // a problem the analysis goes past
             const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
             if (v)
                 with_variant(*v, [&]<class R>(std::type_identity<R>) {
                     pdn::Game<R> game;
                     problem = pdn::replay<R>(raw, game);
                     pdn::note_untagged(raw, forced, *v, problem);
-                    if (problem && problem->kind == pdn::ProblemKind::kResultMismatch)
+                    if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) {
+                        passed = pdn::passed_over(raw, problem);
                         problem.reset();
+                    } else if (!problem) {
+                        passed = pdn::passed_over(raw, std::nullopt);
+                    }
+                    // Said before the game's table, so that it stands with the game.
+                    if (passed)
+                        cli::eprint("dambit pdn: {}\n", where(in.name(), raw.number, *passed));
                     if (!problem && !done) analyse_one<R>(game, *v, raw.number, o);
                     return 0;
                 });

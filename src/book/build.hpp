@@ -202,14 +202,19 @@ struct GamesStopped {};
 // to move. A game without a GameType tag is taken as one of R. Games of another variant, from
 // another start, without a result, that cannot be replayed or that repeat a game read before
 // (same_game_key) are skipped and counted in `read`;
-// a bad tag or a stray token (reported by pdn check) does not skip a game. Throws
-// std::runtime_error for a file that cannot be read, GamesStopped as soon as `stop` returns true
-// (it is asked before each game).
+// a bad tag or a stray token (reported by pdn check) does not skip a game, and `passed` is called
+// once for each game used past such a problem, with a line saying so ("FILE:LINE:COLUMN: game N:
+// message (passed over)", pdn::passed_over). Throws std::runtime_error for a file that cannot be
+// read, GamesStopped as soon as `stop` returns true (it is asked before each game).
 template <class R>
-std::vector<Record> records_from_games(const std::vector<std::string>& files, int min_games,
-                                       GamesRead& read, const std::function<bool()>& stop = {}) {
+std::vector<Record> records_from_games(
+    const std::vector<std::string>& files, int min_games, GamesRead& read,
+    const std::function<bool()>& stop = {},
+    const std::function<void(const std::string&)>& passed = {}) {
     const Variant ours = *parse_variant(R::kName);
-    // Calls f(positions, white_points2) for each usable game.
+    // Calls f(positions, white_points2) for each usable game. The files are read twice; the
+    // problems passed over are said the first time.
+    bool first_pass = true;
     const auto each_game = [&](auto&& f) {
         read = {};
         std::unordered_set<std::uint64_t> seen;
@@ -264,6 +269,11 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
                     continue;
                 }
                 ++read.games;
+                if (first_pass && passed)
+                    if (const auto p = pdn::passed_over(raw, problem))
+                        passed(file + ":" + std::to_string(p->at.line) + ":" +
+                               std::to_string(p->at.column) + ": game " +
+                               std::to_string(raw.number) + ": " + p->message);
                 const std::uint32_t white2 = *outcome == pdn::Outcome::kWhiteWins ? 2
                                              : *outcome == pdn::Outcome::kDraw    ? 1
                                                                                   : 0;
@@ -277,6 +287,7 @@ std::vector<Record> records_from_games(const std::vector<std::string>& files, in
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t) {
         for (const auto& p : line) ++count[position_key(p)];
     });
+    first_pass = false;
     std::unordered_map<std::uint64_t, Record> kept;
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t white2) {
         for (const auto& p : line) {

@@ -78,7 +78,10 @@ PlyPosition position_after(std::istream& in, std::optional<Variant> forced, int 
         out.fen = r.fen;
         // A replay that stops before ply `plies` stops at a problem of a move before it, or of
         // the FEN or GameType tag; the result is checked only after the last move.
-        if (r.problem && r.problem->kind != ProblemKind::kResultMismatch) out.problem = r.problem;
+        if (r.problem && r.problem->kind != ProblemKind::kResultMismatch)
+            out.problem = r.problem;
+        else
+            out.passed = passed_over(raw, r.problem);
         return out;
     }
     return out;

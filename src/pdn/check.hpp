@@ -36,6 +36,7 @@ struct PlyPosition {
     long plies = 0;      // the plies replayed (the wanted number, or fewer when the game has fewer)
     std::string fen;     // the position after them
     std::optional<Problem> problem;  // what stopped the replay before the wanted ply, if anything
+    std::optional<Problem> passed;   // else the problems passed over (passed_over, pdn/game.hpp)
 };
 
 // Game `number` (from 1) of `in`, replayed for `plies` plies (0: its start position).

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace dambit::pdn {
@@ -90,6 +91,24 @@ std::optional<Problem> missing_result(const RawGame& raw) {
     if (!raw.result.empty() || raw.tag("Result") || raw.doubtful_moves()) return std::nullopt;
     return Problem{raw.moves.empty() ? raw.at : raw.moves.back().at, ProblemKind::kNoResult, "",
                    "no result: the moves end without one, and there is no Result tag"};
+}
+
+std::optional<Problem> passed_over(const RawGame& raw, const std::optional<Problem>& replayed) {
+    std::vector<Problem> all = raw.problems;
+    if (raw.more_problems > 0) all.push_back(raw.more_problem());
+    if (const auto p = missing_result(raw)) all.push_back(*p);
+    if (replayed && replayed->kind == ProblemKind::kResultMismatch) all.push_back(*replayed);
+    if (all.empty()) return std::nullopt;
+    const auto first = std::min_element(all.begin(), all.end(), [](const auto& a, const auto& b) {
+        return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+    });
+    // The line beyond kMaxProblems stands for several.
+    const std::size_t more = all.size() - 1 + std::size_t(std::max(raw.more_problems - 1, 0));
+    Problem p = *first;
+    p.message += more == 0 ? " (passed over)"
+                           : fmt::format(" (passed over; {} more problem{}, which pdn check lists)",
+                                         more, more == 1 ? "" : "s");
+    return p;
 }
 
 ProblemKind move_problem_kind(std::string_view message) {

@@ -80,6 +80,13 @@ void note_untagged(const RawGame& raw, std::optional<Variant> forced, Variant us
 // last move), unless the reader found its moves in doubt (a truncated file says so already).
 std::optional<Problem> missing_result(const RawGame& raw);
 
+// The problems of `raw` that a command using its moves passes over (pdn analyse, pdn fen, a book
+// from games): its syntax errors and bad tags, comments left out, a missing result and
+// `replayed` (the replay's problem, when it is one that does not stop the replay: a result that
+// disagrees). One line for a message, so that nothing is left out of a file silently: the first
+// of them, "(passed over; N more problems, which pdn check lists)".
+std::optional<Problem> passed_over(const RawGame& raw, const std::optional<Problem>& replayed);
+
 // Replays `raw` with the rules of R into `out`: its tags, the start position (the FEN tag, or the
 // variant's start), the moves of its main line (at most `max_plies` of them when that is not
 // negative) and its result (the result token, else the Result tag, else "*"). Returns the first

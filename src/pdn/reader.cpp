@@ -205,7 +205,9 @@ bool Reader::repeats_tag(const RawGame& g) {
 }
 
 // [Name "value"]: a name of letters, digits and '_' beginning with a letter, a value in double
-// quotes on the same line in which \" stands for " and \\ for \.
+// quotes on the same line in which \" stands for " and \\ for \. A quote that is not followed by
+// the ']' (blanks between) is the value's own, unescaped: [Event "Кубок "Белой ладьи""], as
+// Russian files write names in quotes, is read with its inner quotes as text and reported.
 void Reader::read_tag(RawGame& g) {
     const Location at = here();
     std::string raw;  // the tag as written, for messages
@@ -217,9 +219,9 @@ void Reader::read_tag(RawGame& g) {
     auto blanks = [&] {
         while (peek() == ' ' || peek() == '\t') take();
     };
-    // The tag is bad: show it up to its ']' or the end of its line.
-    auto bad = [&] {
-        for (;;) {
+    // The tag is bad: show it up to its ']' or the end of its line (`closed`: its ']' is read).
+    auto bad = [&](bool closed = false) {
+        while (!closed) {
             const int c = peek();
             if (c < 0) {
                 problem(g, at, ProblemKind::kTruncated, "[", "truncated file: unclosed tag");
@@ -243,11 +245,19 @@ void Reader::read_tag(RawGame& g) {
     take();
     std::string value;
     bool too_long = false;
+    bool inner_quote = false;  // an unescaped '"' in the value, read as text
     for (;;) {
         int c = peek();
         if (c < 0 || c == '\n') return bad();
         take();
-        if (c == '"') break;
+        // After an inner quote a ']' is no text: the tag ends there without its closing quote.
+        if (c == ']' && inner_quote) return bad(true);
+        if (c == '"') {
+            std::size_t k = 0;  // bounded: a look-ahead stays inside the buffer
+            while (k < kMaxToken && (peek(k) == ' ' || peek(k) == '\t')) ++k;
+            if (peek(k) == ']') break;
+            inner_quote = true;
+        }
         if (c == '\\' && (peek() == '"' || peek() == '\\')) c = take();
         if (value.size() < kMaxTagValue)
             value += char(c);
@@ -257,6 +267,12 @@ void Reader::read_tag(RawGame& g) {
     blanks();
     if (peek() != ']') return bad();
     take();
+    if (inner_quote && !too_long) {
+        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+        const std::string text = shown(raw);
+        problem(g, at, ProblemKind::kBadTag, text,
+                fmt::format("unescaped '\"' in tag '{}' (read as text; PDN writes it \\\")", text));
+    }
     if (too_long) {
         problem(g, at, ProblemKind::kTooLong, name,
                 fmt::format("tag '{}' too long (more than {} characters)", name, kMaxTagValue));

@@ -90,7 +90,7 @@ struct RawGame {
     // The first problem that leaves its moves in doubt: a truncated file, a token or game past
     // the reader's limits, a file in UTF-16, or more problems than are kept. A bad tag, a stray
     // token or comments past kMaxComments do not: check reports those, and fen, analyse and a
-    // book from games replay the game past them.
+    // book from games replay the game past them (saying so: passed_over in pdn/game.hpp).
     std::optional<Problem> doubtful_moves() const;
     // The line that stands for the problems beyond kMaxProblems (more_problems > 0).
     Problem more_problem() const;
