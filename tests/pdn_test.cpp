@@ -469,6 +469,51 @@ TEST_CASE("PDN reader: a tag value with unescaped quotes is read, and reported",
     CHECK(again[0].tags[0].value == "Кубок \"Белой ладьи\"");
 }
 
+TEST_CASE("PDN reader: a main line's move strengths and NAGs are kept and written back",
+          "[pdn]") {
+    const auto games = read_text(
+        "1. c3-d4! (1. a3-b4? $2) f6-g5 (?!) $14 $32 2. b2-c3 $1 !? g7-f6* 3. c3-b4!!!\n"
+        "b6-a5 ?? (!) 1-0");
+    REQUIRE(games.size() == 1);
+    const RawGame& g = games[0];
+    CHECK(g.problems.empty());
+    REQUIRE(g.moves.size() == 6);
+    // "(?!)" is "?!"; a variation's annotations are not the main line's; a strength after a NAG
+    // is the move's strength ("!?" after "$1"), a second strength ("(!)" after "??") is kept as
+    // its NAG; a forced move's '*' is no strength.
+    CHECK(g.moves[0].own == Annotation{"!", {}});
+    CHECK(g.moves[1].own == Annotation{"?!", {"$14", "$32"}});
+    CHECK(g.moves[2].own == Annotation{"!?", {"$1"}});
+    CHECK(g.moves[3].own == Annotation{});
+    CHECK(g.moves[4].own == Annotation{"!!!", {}});
+    CHECK(g.moves[5].own == Annotation{"??", {"$1"}});
+    const Game<Russian> r = replayed<Russian>(g);
+    CHECK(write_game(r) ==
+          "[GameType \"25\"]\n\n"
+          "1. c3-d4! f6-g5?! $14 $32 2. b2-c3!? $1 g7-f6 3. c3-b4!!! b6-a5?? $1 1-0\n\n");
+    // The analysis's marks go first, the game's own strength after them as its NAG (a run with
+    // none in parentheses); a move without a mark keeps its strength.
+    const std::vector<std::string> marks = {"??", "", "?!", "", "?", ""};
+    CHECK(write_game(r, marks) ==
+          "[GameType \"25\"]\n\n"
+          "1. c3-d4?? $1 f6-g5?! $14 $32 2. b2-c3?! $5 $1 g7-f6 3. c3-b4? (!!!) b6-a5?? $1\n"
+          "1-0\n\n");
+    // Both read back: the first gives the same game (with the GameType tag the writer adds);
+    // the second is valid PDN with the marks as the strengths.
+    const auto again = read_text(write_game(r));
+    REQUIRE(again.size() == 1);
+    Game<Russian> back = replayed<Russian>(again[0]);
+    REQUIRE(back.tags.size() == 1);
+    back.tags.clear();
+    CHECK(back == r);
+    const auto marked = read_text(write_game(r, marks));
+    REQUIRE(marked.size() == 1);
+    CHECK(marked[0].problems.empty());
+    CHECK(marked[0].moves[0].own == Annotation{"??", {"$1"}});
+    CHECK(strength_nag("?!") == "$6");
+    CHECK(strength_nag("!!!").empty());
+}
+
 TEST_CASE("PDN reader: comments past the limit are one too-long problem", "[pdn]") {
     // The first comment fills all but 10 characters; of the second, 10 are kept; the rest and
     // the third are left out, reported once at the '{' where the cut came: "1. c3-d4 {" is
@@ -992,7 +1037,7 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
           "[Result \"1-0\"]\n"
           "\n"
           "{a comment between the tags and the moves} 1. c3-d4 f6-g5 2. b2-c3 g7-f6 {a\n"
-          "comment over two lines} 3. c3-b4 b6-a5 4. d4-c5 a5:c3 5. d2:b4 1-0\n"
+          "comment over two lines} 3. c3-b4! b6-a5?! 4. d4-c5 $12 a5:c3 5. d2:b4!! 1-0\n"
           "\n");
     // Without tags: the GameType, and SetUp and FEN for a game that does not begin at the start.
     Game<International> g;

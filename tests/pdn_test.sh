@@ -141,19 +141,21 @@ for side in ("white", "black"):
     assert abs(s["average_drop"] - sum(p["drop"] for p in mine) / len(mine)) < 0.06, s
 ' "$work/a.json"; then pass=$((pass + 1)); else echo "FAIL analyse-json"; fail=$((fail + 1)); fi
 
-# --pdn: the game with its marks and comments, read back by check; no OUT.tmp left behind.
+# --pdn: the game with its marks and comments, read back by check; no OUT.tmp left behind. The
+# game's own "?" on 6... g5-f4 follows the analysis's "??" as its NAG, $2.
 if "$dambit" pdn analyse russian-game.pdn --depth 6 --pdn "$work/out.pdn" >"$work/a.txt" &&
    [ "$("$dambit" pdn check "$work/out.pdn")" = 'files 1, games 1, moves 17, errors 0, failed games 0' ] &&
-   grep -q 'g5-f4?? {' "$work/out.pdn" && grep -q '^\[Annotator "dambit pdn analyse, depth 6 a position"\]$' "$work/out.pdn" &&
+   grep -q 'g5-f4?? \$2 {' "$work/out.pdn" && grep -q '^\[Annotator "dambit pdn analyse, depth 6 a position"\]$' "$work/out.pdn" &&
    [ ! -e "$work/out.pdn.tmp" ] && grep -q '^6\.\.\. *g5-f4?? ' "$work/a.txt" &&
    grep -q '^black: 5 moves, average loss [0-9.]*, average drop [0-9.]*, ' "$work/a.txt" &&
    [ "$(tail -1 "$work/a.txt")" = 'games 1, analysed 1, not analysed 0' ]
 then pass=$((pass + 1)); else echo "FAIL analyse-pdn"; fail=$((fail + 1)); fi
 
 # The game's own comments stay where they stood, before the analysis's comment on the same move
-# (f6-e5 is Black's first move; the last move 9. g1:e3 is White's).
+# (f6-e5 is Black's first move; the last move 9. g1:e3 is White's); 7. e3:c5, forced, keeps its
+# own "!".
 if tr '\n' ' ' < "$work/out.pdn" | grep -q 'f6-e5 {the opening called "Otygrysh"} {[-+0-9]*}' &&
-   tr '\n' ' ' < "$work/out.pdn" | grep -q 'e3:c5 {three men in one capture}' &&
+   tr '\n' ' ' < "$work/out.pdn" | grep -q 'e3:c5! {three men in one capture}' &&
    tr '\n' ' ' < "$work/out.pdn" | grep -q 'g1:e3 {Black resigns, two men down} {[-+0-9]*} 1-0'
 then pass=$((pass + 1)); else echo "FAIL analyse-pdn-comments"; fail=$((fail + 1)); fi
 
@@ -217,6 +219,22 @@ if "$dambit" pdn analyse "$work/forfeit.pdn" --depth 1 --pdn "$work/forfeit.out.
    [ "$(grep -c '^\[GameType ' "$work/forfeit.out.pdn")" -eq 2 ] &&
    [ "$("$dambit" pdn check "$work/forfeit.out.pdn")" = 'files 1, games 2, moves 4, errors 0, failed games 0' ]
 then pass=$((pass + 1)); else echo "FAIL forfeit-analyse: $(cat "$work/forfeit.txt")"; fail=$((fail + 1)); fi
+
+# The game's own strengths and NAGs and its Annotator are kept in --pdn OUT: 1. c3-d4 keeps "!"
+# when the analysis does not mark it, else the mark comes first and "!" follows as $1; $14
+# follows. Quotes in a Russian event name are kept (and escaped), said once on stderr.
+printf '[Event "Кубок "Белой ладьи""]\n[Annotator "lidraughts.org"]\n[GameType "25"]\n[FEN "?"]\n\n1. c3-d4! $14 f6-g5 (?!) *\n' >"$work/marks.pdn"
+expect marks-check 1 "$work/marks.pdn:1:1: game 1: unescaped '\"' in tag '[Event \"Кубок \"Белой ладьи\"\"]' (read as text; PDN writes it \\\")
+files 1, games 1, moves 2, errors 1, failed games 1" '' -- pdn check "$work/marks.pdn"
+if "$dambit" pdn analyse "$work/marks.pdn" --depth 1 --pdn "$work/marks.out.pdn" >/dev/null 2>"$work/marks.err" &&
+   [ "$(cat "$work/marks.err")" = "dambit pdn: $work/marks.pdn:1:1: game 1: unescaped '\"' in tag '[Event \"Кубок \"Белой ладьи\"\"]' (read as text; PDN writes it \\\") (passed over)" ] &&
+   grep -qx '\[Event "Кубок \\"Белой ладьи\\""\]' "$work/marks.out.pdn" &&
+   grep -qx '\[Annotator "lidraughts.org; dambit pdn analyse, depth 1 a position"\]' "$work/marks.out.pdn" &&
+   [ "$(grep -c '^\[Annotator ' "$work/marks.out.pdn")" -eq 1 ] &&
+   tr '\n' ' ' <"$work/marks.out.pdn" | grep -Eq ' 1\. c3-d4(!|(\?!|\?|\?\?) \$1) \$14 ' &&
+   tr '\n' ' ' <"$work/marks.out.pdn" | grep -Eq ' f6-g5(\?!|(\?!|\?|\?\?) \$6) ' &&
+   [ "$("$dambit" pdn check "$work/marks.out.pdn")" = 'files 1, games 1, moves 2, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL analyse-own-marks: $(cat "$work/marks.err" "$work/marks.out.pdn")"; fail=$((fail + 1)); fi
 
 # A UTF-16 file: one problem (it gave 128 errors of its bytes).
 printf '\xff\xfe[\0E\0v\0e\0n\0t\0 \0"\0x\0"\0]\0\n\0' >"$work/utf16.pdn"

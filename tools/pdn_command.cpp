@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -78,9 +79,11 @@ constexpr const char* kHelp =
     "  --hash MB          analyse: transposition table (default 64), emptied at each position\n"
     "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
-    "                     comment {value} or {value; best MOVE value} (written to OUT.tmp,\n"
-    "                     renamed OUT at the end); an interrupted analysis is resumed by the\n"
-    "                     same command (OUT.journal holds its settings and finished games)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
+    "                     comment {value} or {value; best MOVE value}, the game's own\n"
+    "                     strengths (after a mark as their NAG), NAGs and Annotator kept\n"
+    "                     (written to OUT.tmp, renamed OUT at the end); an interrupted\n"
+    "                     analysis is resumed by the same command (OUT.journal holds its\n"
+    "                     settings and finished games)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
     "\n"
     "Formats and rules: docs/pdn.md.\n";
 
@@ -430,10 +433,25 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         pdn::Game<R> out = game;
         // The GameType of the rules the game was replayed with (write_game adds it).
         std::erase_if(out.tags, [&](const pdn::Tag& t) {
-            return t.name == "Annotator" || (o.forced_variant && t.name == "GameType");
+            return o.forced_variant && t.name == "GameType";
         });
-        out.tags.push_back(
-            {"Annotator", fmt::format("dambit pdn analyse, {} a position", o.limit_text), {}});
+        // dambit joins the game's annotators ("lidraughts.org; dambit pdn analyse, ..."), in
+        // place of an analysis of its own from an earlier run.
+        const std::string ours = fmt::format("dambit pdn analyse, {} a position", o.limit_text);
+        const auto annotator =
+            std::find_if(out.tags.begin(), out.tags.end(),
+                         [](const pdn::Tag& t) { return t.name == "Annotator"; });
+        if (annotator == out.tags.end()) {
+            out.tags.push_back({"Annotator", ours, {}});
+        } else {
+            std::string joined;
+            for (const auto part : notation_detail::split(annotator->value, ';')) {
+                const std::string_view name = notation_detail::trim(part);
+                if (name.empty() || name.starts_with("dambit pdn analyse")) continue;
+                joined += std::string(name) + "; ";
+            }
+            annotator->value = joined + ours;
+        }
         o.pdn->append(pdn::write_game<R>(out, marks, comments), std::uint64_t(number), {});
     }
 }

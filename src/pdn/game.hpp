@@ -38,6 +38,7 @@ struct Game {
     std::string result = "*";        // "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0" or "*"
     std::string comment;                // before the first move (RawGame::comment)
     std::vector<std::string> comments;  // after each move: empty, or as many as `moves`
+    std::vector<Annotation> annotations;  // each move's own strength and NAGs: empty, or as many
 
     // The position after the first `plies` moves.
     Position<R> position(std::size_t plies) const {
@@ -49,12 +50,18 @@ struct Game {
     std::string_view comment_after(std::size_t i) const {
         return i < comments.size() ? std::string_view(comments[i]) : std::string_view();
     }
+    // Move `i`'s own annotation (empty when it has none).
+    Annotation annotation_of(std::size_t i) const {
+        return i < annotations.size() ? annotations[i] : Annotation{};
+    }
     friend bool operator==(const Game& a, const Game& b) {
         if (a.tags.size() != b.tags.size() || !(a.start == b.start) || a.result != b.result ||
             a.moves.size() != b.moves.size() || a.comment != b.comment)
             return false;
         for (std::size_t i = 0; i < a.moves.size(); ++i)
-            if (a.comment_after(i) != b.comment_after(i)) return false;
+            if (a.comment_after(i) != b.comment_after(i) ||
+                !(a.annotation_of(i) == b.annotation_of(i)))
+                return false;
         for (std::size_t i = 0; i < a.tags.size(); ++i)
             if (a.tags[i].name != b.tags[i].name || a.tags[i].value != b.tags[i].value)
                 return false;
@@ -103,6 +110,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     out.moves.clear();
     out.comment = raw.comment;
     out.comments.clear();
+    out.annotations.clear();
     out.start = Position<R>::start();
     const Tag* result_tag = raw.tag("Result");
     out.result = !raw.result.empty()                           ? raw.result
@@ -127,6 +135,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
         try {
             out.moves.push_back(parse_move<R>(p, m.text));
             out.comments.push_back(m.comment);
+            out.annotations.push_back(m.own);
         } catch (const ParseError& e) {
             return Problem{m.at, move_problem_kind(e.what()), shown(m.text), printable(e.what())};
         }

@@ -35,6 +35,15 @@ std::string shown(std::string_view s) {
     return printable(s.substr(0, cut)) + "...";
 }
 
+std::string_view strength_nag(std::string_view strength) {
+    static constexpr std::array<std::string_view, 6> kStrengths = {"!",  "?",  "!!",
+                                                                   "??", "!?", "?!"};
+    static constexpr std::array<std::string_view, 6> kNags = {"$1", "$2", "$3", "$4", "$5", "$6"};
+    for (std::size_t i = 0; i < kStrengths.size(); ++i)
+        if (strength == kStrengths[i]) return kNags[i];
+    return {};
+}
+
 std::optional<Problem> RawGame::doubtful_moves() const {
     for (const auto& p : problems) {
         // Comments left out leave the moves whole.
@@ -195,6 +204,21 @@ bool Reader::keep_comment(RawGame& g, std::size_t chars, Location at) {
     return false;
 }
 
+void Reader::annotate(RawGame& g, std::string_view text, bool nag, Location at) {
+    // A run of strengths longer than the parentheses take ("(?!?!?!?)") is no annotation a
+    // program writes: read, not kept (so that a written move stays a word of kMaxToken).
+    if (text.empty() || !open_.empty() || g.moves.empty() || too_many_moves_ ||
+        (!nag && text.size() > kMaxStrength))
+        return;
+    Annotation& own = g.moves.back().own;
+    if (!nag && own.strength.empty()) {
+        if (keep_comment(g, text.size(), at)) own.strength = text;
+        return;
+    }
+    if (!nag) text = strength_nag(text);  // a second strength: its NAG, if it has one
+    if (!text.empty() && keep_comment(g, text.size() + 1, at)) own.nags.emplace_back(text);
+}
+
 bool Reader::repeats_tag(const RawGame& g) {
     std::size_t k = 1;  // after the '['; bounded, so that a look-ahead stays inside the buffer
     while (k < kMaxToken && (peek(k) == ' ' || peek(k) == '\t')) ++k;
@@ -323,8 +347,11 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         if (w.find_first_not_of('.') == std::string_view::npos) return;
     }
     // A move strength after the move, or standing alone: "!", "?!", "!!", "*" (forced).
-    (void)split_move_strength(w);
-    if (w.empty()) return;
+    const std::string strength = split_move_strength(w);
+    if (w.empty()) {
+        annotate(g, strength, false, at);
+        return;
+    }
     if (w.find_first_of("-xX:") == std::string_view::npos) {
         const std::string text = shown(w);
         problem(g, at, ProblemKind::kSyntax, text, fmt::format("unexpected '{}'", text));
@@ -338,7 +365,8 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         too_many_moves_ = true;
         return;
     }
-    g.moves.push_back({std::string(w), at, {}});
+    g.moves.push_back({std::string(w), at, {}, {}});
+    annotate(g, strength, false, at);
 }
 
 bool Reader::next(RawGame& g) {
@@ -409,10 +437,14 @@ bool Reader::next(RawGame& g) {
         if (c == '(') {
             // "(!)", "(?!)": a move strength in parentheses; otherwise a variation.
             std::size_t k = 1;
-            while (k < 8 && (peek(k) == '!' || peek(k) == '?')) ++k;
+            while (k <= kMaxStrength && (peek(k) == '!' || peek(k) == '?')) ++k;
             const bool strength = k > 1 && peek(k) == ')';
-            for (std::size_t i = 0; i < (strength ? k + 1 : 1); ++i) get();
-            if (!strength) open_.push_back(at);
+            std::string text;
+            for (std::size_t i = 0; i < (strength ? k + 1 : 1); ++i) text += char(get());
+            if (strength)
+                annotate(g, std::string_view(text).substr(1, k - 1), false, at);
+            else
+                open_.push_back(at);
         } else if (c == ')') {
             get();
             if (open_.empty())
@@ -420,9 +452,20 @@ bool Reader::next(RawGame& g) {
             else
                 open_.pop_back();
         } else if (c == '$') {  // a NAG: $ and a number
-            get();
+            std::string nag(1, char(get()));
             if (!is_digit(peek())) problem(g, at, ProblemKind::kSyntax, "$", "unexpected '$'");
-            while (is_digit(peek())) get();
+            while (is_digit(peek())) {
+                const int d = get();
+                if (nag.size() <= kMaxToken) nag += char(d);
+            }
+            if (nag.size() > kMaxToken) {
+                const std::string text = shown(nag);
+                problem(g, at, ProblemKind::kTooLong, text,
+                        fmt::format("token '{}' too long (more than {} characters)", text,
+                                    kMaxToken));
+            } else if (nag.size() > 1) {
+                annotate(g, nag, true, at);
+            }
         } else if (c == '}' || c == ']' || c == '"') {
             get();
             problem(g, at, ProblemKind::kSyntax, std::string(1, char(c)),

@@ -53,10 +53,25 @@ struct Tag {
     Location at;              // of the '['
 };
 
+// A main-line move's own annotations, as the game gives them.
+struct Annotation {
+    // Its move strength: "!", "?", "!!", "??", "!?", "?!" (or another run of '!' and '?'), "(!)"
+    // read as "!"; empty for none. A second strength on the same move is kept as its NAG.
+    std::string strength;
+    std::vector<std::string> nags;  // its NAGs as written, in file order: "$1", "$14"
+    bool empty() const { return strength.empty() && nags.empty(); }
+    friend bool operator==(const Annotation&, const Annotation&) = default;
+};
+
+// The NAG of a standard move strength ("!" $1, "?" $2, "!!" $3, "??" $4, "!?" $5, "?!" $6), or
+// "" for another run of '!' and '?'.
+std::string_view strength_nag(std::string_view strength);
+
 struct MoveText {
     std::string text;  // as written, without move number or annotation: "32-28", "c3:e5:g3"
     Location at;
     std::string comment;  // the main line's comments after it (see RawGame::comment)
+    Annotation own;       // its strength and NAGs (counted with the comments against kMaxComments)
 };
 
 // The results PDN writes at the end of a game's moves, and in the Result tag.
@@ -107,9 +122,10 @@ inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag
 inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
 inline constexpr std::size_t kMaxTags = 256;            // tags of one game
 inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
-// Characters of comments kept per game; beyond it, the comments are left out with one problem
-// (too-long, token "{").
+// Characters of comments kept per game, the moves' strengths and NAGs among them; beyond it, the
+// comments are left out with one problem (too-long, token "{").
 inline constexpr std::size_t kMaxComments = 64 * 1024;
+inline constexpr std::size_t kMaxStrength = 7;  // characters of a move strength kept
 
 // Reads PDN games from a stream, one at a time. Never throws for bad input: what the grammar does
 // not allow becomes a Problem of the game it stands in, and reading goes on after it.
@@ -137,9 +153,11 @@ private:
     // (a forfeit, a game whose result is only in its tag) has ended before it.
     bool repeats_tag(const RawGame& g);
     void read_comment(RawGame& g);
-    // Whether `chars` more characters of comments fit in kMaxComments; when they do not, the
-    // game's problem says so (once) at `at`.
+    // Whether `chars` more characters of comments and annotations fit in kMaxComments; when they
+    // do not, the game's problem says so (once) at `at`.
     bool keep_comment(RawGame& g, std::size_t chars, Location at);
+    // Keeps a strength (`nag` false) or a NAG written after the last move of the main line.
+    void annotate(RawGame& g, std::string_view text, bool nag, Location at);
     void skip_line();
     std::string read_word();
     // Handles one word of movetext standing at `at`.

@@ -80,12 +80,20 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
     bool renumber = !first_mover_begins;  // the first move is the second mover's ("1...")
     int number = first_number;
     for (std::size_t k = 0; k < moves.size(); ++k) {
+        // The move, and the annotations after it as words of their own ("32-28! $14").
+        const std::string_view text = moves[k];
+        const std::string_view move = text.substr(0, text.find(' '));
         if (first)
-            add_numbered(fmt::format("{}.", number), moves[k]);
+            add_numbered(fmt::format("{}.", number), move);
         else if (renumber)
-            add_numbered(fmt::format("{}...", number), moves[k]);
+            add_numbered(fmt::format("{}...", number), move);
         else
-            add(moves[k]);
+            add(move);
+        for (std::size_t i = move.size(); i < text.size();) {
+            const std::size_t j = std::min(text.find(' ', i + 1), text.size());
+            if (j > i + 1) add(text.substr(i + 1, j - i - 1));
+            i = j;
+        }
         renumber = false;
         if (k < comments.after.size())
             for (const std::string& c : comments.after[k]) renumber = add_comment(c) || renumber;

@@ -18,7 +18,8 @@ std::string tag_line(std::string_view name, std::string_view value);
 // The moves of a game as PDN writes them: numbered in pairs from the variant's first mover ("1."
 // before it, "1..." first when the other side begins: `first_mover_begins` false), then the
 // comment in braces when not empty ('}' in it written ')'), then the result; words joined by
-// spaces in lines of at most 79 characters, without a newline at the end. `comments`, when it
+// spaces in lines of at most 79 characters, without a newline at the end (a move's text may
+// have its annotations after it, each after a space: "32-28! $14"). `comments`, when it
 // has one for a move (not empty), follows that move in braces, and the second mover's move after
 // it gets its number again ("12...").
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
@@ -64,9 +65,11 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // it back: a game from another position than the start gets SetUp "1" and its FEN), a blank line,
 // the moves numbered in pairs from the variant's first mover ("1..." first when the other side
 // starts; from the move number of its FEN tag's F field, when it has one), the result, a blank
-// line; the game's comments where they stood. `marks`, when it has one for a move, is written
-// right after it ("?!", "??"), and `comments`, when it has one for a move (not empty), after the
-// game's own comment on that move, in braces of its own.
+// line; the game's comments where they stood, and each move's own strength right after it and its
+// NAGs after that ("32-28! $14"). `marks`, when it has one for a move, is written right after it
+// ("?!", "??"), the move's own strength then after it as its NAG ("32-28?? $1"; a strength that
+// has none, "!!!", in parentheses), and `comments`, when it has one for a move (not empty), after
+// the game's own comment on that move, in braces of its own.
 template <class R>
 std::string write_game(const Game<R>& g, const std::vector<std::string>& marks = {},
                        const std::vector<std::string>& comments = {}) {
@@ -90,7 +93,14 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
     for (const auto& pm : g.moves) {
         const std::size_t k = moves.size();
         moves.push_back(pdn_move_text<R>(p, pm));
-        if (k < marks.size()) moves.back() += marks[k];
+        const Annotation own = g.annotation_of(k);
+        const std::string_view mark = k < marks.size() ? marks[k] : "";
+        moves.back() += mark.empty() ? own.strength : mark;
+        if (!mark.empty() && !own.strength.empty()) {
+            const std::string_view nag = strength_nag(own.strength);
+            moves.back() += nag.empty() ? " (" + own.strength + ")" : " " + std::string(nag);
+        }
+        for (const std::string& n : own.nags) moves.back() += " " + n;
         auto& after = notes.after.emplace_back();
         if (!g.comment_after(k).empty()) after.emplace_back(g.comment_after(k));
         if (k < comments.size() && !comments[k].empty()) after.push_back(comments[k]);
