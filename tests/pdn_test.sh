@@ -208,6 +208,18 @@ if "$dambit" pdn analyse errors.pdn --game 3 --depth 2 >"$work/an3.out" 2>"$work
   pass=$((pass + 1)); else echo "FAIL analyse-bad-tag: $(cat "$work/an3.out" "$work/an3.err")"; fail=$((fail + 1)); fi
 expect fen-passed-over 0 'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12' "$passed3" -- \
   pdn fen errors.pdn --game 3
+# --game N that cannot be replayed: no game written, so OUT is left as it was (it was replaced
+# by an empty file), and OUT.tmp and the journal are removed; an OUT that did not exist is not
+# made.
+printf 'kept\n' >"$work/keep.pdn"
+expect analyse-keep-out 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17': no piece on 22 (game not analysed)
+dambit pdn: no game analysed; '$work/keep.pdn' not written" -- pdn analyse errors.pdn --game 1 --depth 1 --pdn "$work/keep.pdn"
+if [ "$(cat "$work/keep.pdn")" = kept ] && [ ! -e "$work/keep.pdn.tmp" ] && [ ! -e "$work/keep.pdn.journal" ]; then
+  pass=$((pass + 1)); else echo "FAIL analyse-keep-out-files"; fail=$((fail + 1)); fi
+"$dambit" pdn analyse errors.pdn --game 1 --depth 1 --pdn "$work/new.pdn" >/dev/null 2>&1
+if [ $? -eq 1 ] && [ ! -e "$work/new.pdn" ] && [ ! -e "$work/new.pdn.tmp" ]; then
+  pass=$((pass + 1)); else echo "FAIL analyse-no-out"; fail=$((fail + 1)); fi
+
 # A game without moves (a forfeit, its result in its tag) and the next game: a repeated tag name
 # begins the second game (the two were one game: game 1 had an illegal move under GameType 25,
 # and its players were credited with the International moves).

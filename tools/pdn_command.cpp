@@ -613,7 +613,12 @@ int analyse(int argc, char** argv) {
                                           cli::count_text(games, "game", "games")));
     // Nothing to analyse is said, not summed up as a run that did its work.
     if (games == 0) throw cli::UsageError(fmt::format("no game in '{}'", in.name()));
-    if (journal) journal->finish(journal->size());
+    // No game written (the one asked for cannot be replayed): OUT is left as it was, and OUT.tmp
+    // and the journal are removed with `journal`.
+    if (journal && journal->size() == 0)
+        cli::eprint("dambit pdn: no game analysed; '{}' not written\n", *out_path);
+    else if (journal)
+        journal->finish(journal->size());
     if (!o.json && !wanted)
         fmt::print("games {}, analysed {}, not analysed {}\n", games, analysed, failed);
     return failed > 0 ? 1 : 0;
