@@ -182,6 +182,11 @@ if [ "$status" -eq 130 ] && [ ! -e "$dir/big.book.part" ] && [ ! -e "$dir/big.bo
 rm -f "$dir/big.pdn"
 expect_error pdn-pipe 2 "--from-pdn: '/dev/fd/[0-9]+' is not a regular file" -- \
   book build --variant russian --from-pdn <(cat "$dir/games.pdn") --out "$dir/pipe.book"
+# '-' is no file: standard input is refused by name (it said "cannot read '-': No such file or
+# directory"), and nothing is written.
+expect_error pdn-stdin 2 "--from-pdn: '-': standard input is not read here \(the games are read three times, and a pipe gives them once\); save them to a file" -- \
+  book build --variant russian --from-pdn - --out "$dir/stdin.book"
+[ -e "$dir/stdin.book" ] || [ -e "$dir/stdin.book.part" ] && bad "--from-pdn - left a file" || ok
 # A game used past a bad tag says so on stderr, one line for the game (it was used silently).
 printf '[Event Moscow]\n[GameType "25"]\n[Result "1-0"]\n1. c3-d4 f6-g5 1-0\n' > "$dir/badtag.pdn"
 out=$("$dambit" book build --variant russian --from-pdn "$dir/badtag.pdn" --min-games 1 --out "$dir/badtag.book" 2>&1 >/dev/null)

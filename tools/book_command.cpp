@@ -164,6 +164,10 @@ std::string files_digest(const std::vector<std::string>& files) {
                                                                         &XXH64_freeState);
     XXH64_reset(s.get(), 0);
     for (const auto& f : files) {
+        if (f == "-")
+            throw cli::UsageError(
+                "--from-pdn: '-': standard input is not read here (the games are read three "
+                "times, and a pipe gives them once); save them to a file");
         std::error_code ec;
         // Read three times (this digest, then two passes over the games): a pipe would be empty
         // the second time, and a FIFO would wait for another writer.
