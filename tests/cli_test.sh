@@ -451,6 +451,16 @@ if grep -q '^depth 10 .* score win 11 ' <("$dambit" search --variant english --f
    [ "$(wc -w <<<"$line")" -eq 11 ] &&
    "$dambit" show --variant english --fen W:WK29:BK4 --moves "$line" | grep -q '^No legal move: Black has lost\.$'; then
   pass=$((pass + 1)); else echo "FAIL egtb-line: '$line'"; fail=$((fail + 1)); fi
+# With --multipv every line goes on in the tables: each `win N` line has N moves and leaves Black
+# without a move (only the first line went on before).
+ok_lines=0
+while read -r n pv; do
+  if [ "$(wc -w <<<"$pv")" -eq "$n" ] &&
+     "$dambit" show --variant english --fen W:WK22:BK4 --moves "$pv" | grep -q '^No legal move: Black has lost\.$'; then
+    ok_lines=$((ok_lines + 1)); fi
+done < <("$dambit" search --variant english --fen W:WK22:BK4 --egtb "$eg/en" --depth 4 --multipv 2 |
+         grep '^multipv [12] depth 4 ' | sed 's/.* score win \([0-9]*\) .* pv /\1 /')
+if [ "$ok_lines" -eq 2 ]; then pass=$((pass + 1)); else echo "FAIL egtb-line-multipv: $ok_lines of 2"; fail=$((fail + 1)); fi
 "$dambit" egtb build --variant russian --pieces 3 --dir "$eg/ru" --threads 2 >/dev/null 2>&1
 # RULES.md §6: W:Wh6:Bg7,c5,d2 has one move, h6:f8:b4:e1, which takes every black piece: a win
 # in 1 ply (found by the capture search: no 4-piece table is needed). W:Wa1:Bb2,c3: White's only

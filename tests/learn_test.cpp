@@ -382,6 +382,11 @@ TEST_CASE("weights files: round trip and every kind of damage", "[learn]") {
     std::string strips_high = bytes;
     strips_high[211] = char(0x80);
     expect(strips_high, "t: weights file checksum mismatch");
+    // The description's length (bytes 216-219) with bit 30 set: damage too, not a file that ends
+    // in its description.
+    std::string long_description = bytes;
+    long_description[219] = char(long_description[219] | 0x40);
+    expect(long_description, "t: weights file checksum mismatch");
     expect(bytes + "x", "t: 1 bytes after the checksum");
     // A weight of the hand-made or king terms beyond a hundred men: the sums of the evaluation
     // could overflow (a man's weight of 2^31 - 1 times 12 men did, under UBSan). Counted from 0 in

@@ -140,7 +140,10 @@ TEST_CASE("FEN: every accepted form of RULES.md §1", "[notation][fen]") {
         CHECK(fen_halfmove_clock("W:W21-32:B1-12:H12:F37") == 12);
         CHECK(fen_halfmove_clock("W:W21-32:B1-12:F37") == 0);
         CHECK(fen_halfmove_clock("[FEN \"B:WK4:BK20:H30\"]") == 30);
-        CHECK(fen_halfmove_clock("W:WK4:BK20:H1234567890") == 65535);
+        // Held far above every rule's limit (50 plies) and far below the 16 bits the counters of
+        // a line count in, so that a king move after H65535 does not wrap to 0 (undrawn).
+        CHECK(fen_halfmove_clock("W:WK4:BK20:H65535") == 1000);
+        CHECK(fen_halfmove_clock("W:WK4:BK20:H1234567890") == 1000);
         CHECK(fen_move_number("W:WK4:BK20:F1234567890") == 1);
     }
     SECTION("PDN tag wrapper") {

@@ -428,6 +428,20 @@ TEST_CASE("PDN reader: a tag the game has already, before its first move, begins
     // game's as before.
     CHECK(read_text("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. c3-d4 *").size() == 1);
     CHECK(read_text("[A \"1\"]\n1. c3-d4\n[B \"2\"]\n[A \"3\"]\n*").size() == 2);
+    // Without a Result tag yet, a name given twice is one game's tag written twice (a header
+    // with Event repeated): one game, its GameType and FEN kept, the first value standing and the
+    // second named. Splitting there left the real game without the tags before the repeat.
+    const auto twice = read_text(
+        "[GameType \"20\"]\n[FEN \"W:W31-50:B1-20\"]\n[Event \"x\"]\n[Event \"y\"]\n"
+        "[Result \"2-0\"]\n1. 32-28 19-23 2-0\n");
+    REQUIRE(twice.size() == 1);
+    CHECK(twice[0].tag("GameType")->value == "20");
+    CHECK(twice[0].tag("Event")->value == "x");
+    CHECK(twice[0].tags.size() == 4);
+    REQUIRE(twice[0].problems.size() == 1);
+    CHECK(twice[0].problems[0].kind == ProblemKind::kBadTag);
+    CHECK(twice[0].problems[0].message == "tag 'Event' given twice (the first is used)");
+    CHECK(twice[0].problems[0].at.line == 4);
 }
 
 TEST_CASE("PDN reader: a tag value with unescaped quotes is read, and reported", "[pdn]") {

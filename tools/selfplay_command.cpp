@@ -86,7 +86,8 @@ int run(const cli::Args& args) {
         if (s.random_min > s.random_max)
             throw cli::UsageError("--random-plies " + *r + ": the first bound is above the second");
     }
-    s.max_plies = int(args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, 100000));
+    s.max_plies = int(
+        args.get_int("max-plies", R::Geometry::kSize == 8 ? 200 : 300, 1, learn::kMaxGamePlies));
     const auto weights =
         cli::weights_choice(args.get_or("eval", cli::kDefaultEval), args.variant(), "--eval");
     // The header names the evaluation by its weights, not by the option's text: a part file

@@ -187,10 +187,11 @@ inline int fen_move_number(std::string_view text) {
 
 // The half-moves a FEN says were played since the last capture or man move (its H field: kings
 // alone moved for that many plies, the counter of the move-count draw rules, RULES.md section 5),
-// 0 when it gives none; at most 65535 (far beyond every rule's limit).
+// 0 when it gives none; at most 1000, far beyond every rule's limit (the counters of a line go on
+// from it in 16 bits, which a clock near 65535 would make wrap round to 0).
 inline int fen_halfmove_clock(std::string_view text) {
     const auto n = notation_detail::fen_counter(text, 'H');
-    return n ? std::min(*n, 65535) : 0;
+    return n ? std::min(*n, 1000) : 0;
 }
 
 // Parses a FEN position string (PDN 3.0 as RULES.md §1 describes it).

@@ -101,10 +101,10 @@ Scan scan_blocks(const std::string& bytes) {
         const std::size_t size = 16 + std::size_t(records) * sizeof(Sample);
         if (bytes.size() - at < size + 8) {
             // Cut short: a run stopped while writing this block, the file's last. Unless its
-            // counts cannot be a block's (a game writes at most --max-plies + 1 <= 100001
-            // positions) or a valid end block follows somewhere after it: then a damaged count
-            // (a flipped bit) made the block look longer than the file, and it is damage.
-            s.damaged = std::size_t(records) > std::size_t(games) * 100001 ||
+            // counts cannot be a block's (a game writes at most kMaxGamePlies + 1 positions) or
+            // a valid end block follows somewhere after it: then a damaged count (a flipped bit)
+            // made the block look longer than the file, and it is damage.
+            s.damaged = std::size_t(records) > std::size_t(games) * (kMaxGamePlies + 1) ||
                         ends_in_done(bytes, at + 16);
             break;
         }

@@ -41,6 +41,9 @@ struct DataHeader {
 
 inline constexpr std::uint32_t kDataVersion = 2;
 inline constexpr std::uint32_t kOldestDataVersion = 1;
+// The longest game selfplay plays (--max-plies): a block holds at most this many positions plus
+// one a game, which tells a damaged record count from a block cut short.
+inline constexpr int kMaxGamePlies = 100000;
 
 // Appends blocks to FILE.part; finish() writes the DONE block and renames FILE.part to FILE.
 class DataWriter {

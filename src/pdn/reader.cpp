@@ -300,6 +300,10 @@ void Reader::read_tag(RawGame& g) {
     if (too_long) {
         problem(g, at, ProblemKind::kTooLong, name,
                 fmt::format("tag '{}' too long (more than {} characters)", name, kMaxTagValue));
+    } else if (g.tag(name)) {
+        // Given twice in one game: the first stands (Tag lookups take it), the second is named.
+        problem(g, at, ProblemKind::kBadTag, name,
+                fmt::format("tag '{}' given twice (the first is used)", name));
     } else if (g.tags.size() >= kMaxTags) {
         if (!too_many_tags_)
             problem(g, at, ProblemKind::kTooLong, name,
@@ -425,9 +429,10 @@ bool Reader::next(RawGame& g) {
                 open_.clear();
             }
             if (in_moves_) break;  // the tags of the next game: this one had no result
-            // A tag the game has already, before any move: the game before had no moves (a
-            // forfeit, or an export that gives its result only in the Result tag).
-            if (started_ && repeats_tag(g)) break;
+            // A tag the game has already, before any move, in a game that has its result: the
+            // game before had no moves (a forfeit, or an export that gives its result only in
+            // the Result tag). Without a result it is one game's tag given twice (read_tag).
+            if (started_ && g.tag("Result") && repeats_tag(g)) break;
             begin_game(g, at);
             read_tag(g);
             continue;

@@ -328,14 +328,9 @@ private:
     // the search stops at the first position whose value the tables know, so a search from an
     // ending said `win 19` with a line of one move. Each move is one the tables keep the value
     // with (the winner's shortest win, the loser's longest loss), while the tables have
-    // distances. The last line extended is kept, as most iterations report the same.
-    void extend_in_tables(const Position<R>& root, std::vector<M>& pv) {
+    // distances (a few hundred probes of blocks the search has just read).
+    void extend_in_tables(const Position<R>& root, std::vector<M>& pv) const {
         if (!s_.table_pieces) return;
-        if (pv == extended_from_) {
-            pv = extended_;
-            return;
-        }
-        extended_from_ = pv;
         Position<R> p = root;
         for (const M& m : pv) p = p.play(m);
         while (pv.size() < std::size_t(2 * kMaxPly) && in_tables(p)) {
@@ -350,7 +345,6 @@ private:
             pv.push_back(list[next]);
             p = p.play(list[next]);
         }
-        extended_ = pv;
     }
     // The tables' value of p (no capture to make) as a score at `ply`: a proven result, by
     // distance from the root where the table has distances.
@@ -393,7 +387,6 @@ private:
     int root_depth_ = 0;
     Result<G> result_;
     std::vector<RootMove> root_moves_;
-    std::vector<M> extended_from_, extended_;  // extend_in_tables' last line, before and after
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line
     std::size_t base_ = 0;             // index of the root in keys_
     std::vector<MoveList<G>> lists_ = std::vector<MoveList<G>>(kMaxPly + 1);
@@ -1184,10 +1177,12 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         for (std::size_t k = 0; k < lines; ++k) {
             it.multipv = int(k + 1);
             it.score = lines > 1 ? root_moves_[k].score : score;
-            if (lines > 1)
+            if (lines > 1) {
                 it.pv = root_moves_[k].pv;
-            else
+                if (is_decisive(it.score)) extend_in_tables(root, it.pv);
+            } else {
                 it.pv = result_.pv;
+            }
             report(it);
         }
 

@@ -139,6 +139,7 @@ LearnedWeights parse_weights(std::string_view bytes, const std::string& source) 
         w.strips = int(strips);
     }
     const auto length = r.get<std::uint32_t>("description length");
+    if (!intact && length > bytes.size() - r.at()) throw damaged();  // a count, damaged
     w.description = std::string(r.take(length, "description"));
     w.patterns.resize(std::size_t(w.windows) * kPatternIndices * 2);
     for (auto& v : w.patterns) v = r.get<std::int16_t>("pattern weights");
