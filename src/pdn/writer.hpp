@@ -94,7 +94,10 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         const std::size_t k = moves.size();
         moves.push_back(pdn_move_text<R>(p, pm));
         const Annotation own = g.annotation_of(k);
-        const std::string_view mark = k < marks.size() ? marks[k] : "";
+        // A view of marks[k] itself (the conditional with "" made a temporary std::string that
+        // the view outlived: AddressSanitizer, stack-use-after-scope).
+        const std::string_view mark =
+            k < marks.size() ? std::string_view(marks[k]) : std::string_view();
         moves.back() += mark.empty() ? own.strength : mark;
         if (!mark.empty() && !own.strength.empty()) {
             const std::string_view nag = strength_nag(own.strength);
