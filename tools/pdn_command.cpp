@@ -135,10 +135,6 @@ std::optional<Variant> forced_variant(const cli::Args& args) {
     return args.variant();
 }
 
-std::string where(const std::string& file, int game, const pdn::Problem& p) {
-    return fmt::format("{}:{}:{}: game {}: {}", file, p.at.line, p.at.column, game, p.message);
-}
-
 // Progress on stderr when it is a terminal: games, megabytes and megabytes per second, at most
 // four times a second.
 class Progress {
@@ -201,7 +197,7 @@ int check(int argc, char** argv) {
             [&](int game, const pdn::Problem& p) {
                 progress.clear();
                 if (!json) {
-                    fmt::print("{}\n", where(in->name(), game, p));
+                    fmt::print("{}\n", pdn::problem_line(in->name(), game, p));
                     return;
                 }
                 fmt::print("{}\n{}", first ? "" : ",",
@@ -253,15 +249,15 @@ int fen(int argc, char** argv) {
         throw cli::UsageError(fmt::format("no game {} in '{}' (it has {})", number, in.name(),
                                           cli::count_text(r.games, "game", "games")));
     if (r.problem) {
-        std::fputs(fmt::format("dambit pdn: {}\n", where(in.name(), number, *r.problem)).c_str(),
-                   stderr);
+        cli::eprint("dambit pdn: {}\n", pdn::problem_line(in.name(), number, *r.problem));
         return 1;
     }
     if (r.plies < plies)
         throw cli::UsageError(fmt::format("game {} of '{}' has {} (want --ply from 0 to {})",
                                           number, in.name(),
                                           cli::count_text(r.plies, "ply", "plies"), r.plies));
-    if (r.passed) cli::eprint("dambit pdn: {}\n", where(in.name(), number, *r.passed));
+    if (r.passed)
+        cli::eprint("dambit pdn: {}\n", pdn::problem_line(in.name(), number, *r.passed));
     fmt::print("{}\n", r.fen);
     return 0;
 }
@@ -567,28 +563,26 @@ int analyse(int argc, char** argv) {
             // A game done before a resume is replayed (its problems said again), not analysed.
             const bool done = std::uint64_t(raw.number) <= resumed_up_to;
             std::optional<pdn::Problem> problem = raw.doubtful_moves();
-            std::optional<pdn::Problem> passed;  // a problem the analysis goes past
             const auto v = problem ? std::nullopt : pdn::game_variant(raw, forced, problem);
             if (v)
                 with_variant(*v, [&]<class R>(std::type_identity<R>) {
                     pdn::Game<R> game;
                     problem = pdn::replay<R>(raw, game);
                     pdn::note_untagged(raw, forced, *v, problem);
-                    if (problem && problem->kind == pdn::ProblemKind::kResultMismatch) {
-                        passed = pdn::passed_over(raw, problem);
+                    // A result that disagrees is passed over with the rest, not a stop. Said
+                    // before the game's table, so that it stands with the game.
+                    if (!problem || problem->kind == pdn::ProblemKind::kResultMismatch) {
+                        if (const auto passed = pdn::passed_over(raw, problem))
+                            cli::eprint("dambit pdn: {}\n",
+                                        pdn::problem_line(in.name(), raw.number, *passed));
                         problem.reset();
-                    } else if (!problem) {
-                        passed = pdn::passed_over(raw, std::nullopt);
                     }
-                    // Said before the game's table, so that it stands with the game.
-                    if (passed)
-                        cli::eprint("dambit pdn: {}\n", where(in.name(), raw.number, *passed));
                     if (!problem && !done) analyse_one<R>(game, *v, raw.number, o);
                     return 0;
                 });
             if (problem) {
                 fmt::print(stderr, "dambit pdn: {} (game not analysed)\n",
-                           where(in.name(), raw.number, *problem));
+                           pdn::problem_line(in.name(), raw.number, *problem));
                 ++failed;
             } else {
                 ++analysed;

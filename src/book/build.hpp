@@ -229,9 +229,7 @@ std::vector<Record> records_from_games(
                 if (stop && stop()) throw GamesStopped{};
                 const auto unplayed = [&](const pdn::Problem& p) {
                     if (read.unplayed++ == 0)
-                        read.first_unplayed = file + ":" + std::to_string(p.at.line) + ":" +
-                                              std::to_string(p.at.column) + ": game " +
-                                              std::to_string(raw.number) + ": " + p.message;
+                        read.first_unplayed = pdn::problem_line(file, raw.number, p);
                 };
                 std::optional<pdn::Problem> problem = raw.doubtful_moves();
                 if (problem) {
@@ -271,9 +269,7 @@ std::vector<Record> records_from_games(
                 ++read.games;
                 if (first_pass && passed)
                     if (const auto p = pdn::passed_over(raw, problem))
-                        passed(file + ":" + std::to_string(p->at.line) + ":" +
-                               std::to_string(p->at.column) + ": game " +
-                               std::to_string(raw.number) + ": " + p->message);
+                        passed(pdn::problem_line(file, raw.number, *p));
                 const std::uint32_t white2 = *outcome == pdn::Outcome::kWhiteWins ? 2
                                              : *outcome == pdn::Outcome::kDraw    ? 1
                                                                                   : 0;

@@ -111,6 +111,10 @@ std::optional<Problem> passed_over(const RawGame& raw, const std::optional<Probl
     return p;
 }
 
+std::string problem_line(std::string_view file, int game, const Problem& p) {
+    return fmt::format("{}:{}:{}: game {}: {}", file, p.at.line, p.at.column, game, p.message);
+}
+
 ProblemKind move_problem_kind(std::string_view message) {
     if (message.starts_with("illegal move")) return ProblemKind::kIllegalMove;
     if (message.starts_with("ambiguous move")) return ProblemKind::kAmbiguousMove;

@@ -94,6 +94,9 @@ std::optional<Problem> missing_result(const RawGame& raw);
 // of them, "(passed over; N more problems, which pdn check lists)".
 std::optional<Problem> passed_over(const RawGame& raw, const std::optional<Problem>& replayed);
 
+// A problem as every command names it: "FILE:LINE:COLUMN: game N: MESSAGE".
+std::string problem_line(std::string_view file, int game, const Problem& p);
+
 // Replays `raw` with the rules of R into `out`: its tags, the start position (the FEN tag, or the
 // variant's start), the moves of its main line (at most `max_plies` of them when that is not
 // negative) and its result (the result token, else the Result tag, else "*"). Returns the first
