@@ -157,9 +157,6 @@ inline std::string_view fen_body(std::string_view text) {
     return s;
 }
 
-}  // namespace notation_detail
-
-namespace notation_detail {
 // A FEN's move counter `tag` (H or F), or nothing when it gives none (or none parse_fen would
 // read); INT_MAX for one of more than 9 digits, beyond any game.
 inline std::optional<int> fen_counter(std::string_view text, char tag) {

@@ -1170,8 +1170,9 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         result_.depth = depth;
         result_.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
         if (id_ != 0) continue;
-        if (is_decisive(score)) extend_in_tables(root, result_.pv);
         if (!s_.first_done.exchange(true, std::memory_order_release)) s_.first_done.notify_all();
+        // After the helpers are let go: the table line is for the reports and the result only.
+        if (is_decisive(score)) extend_in_tables(root, result_.pv);
 
         Iteration<G> it = iteration_at(depth);
         for (std::size_t k = 0; k < lines; ++k) {
