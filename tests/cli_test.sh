@@ -255,7 +255,7 @@ ignoring_signals egtb egtb build --variant russian --pieces 4 --threads 1 --dir 
 if [ $status -eq 0 ] && grep -q '^russian tables up to 4 pieces' "$sfile.out"; then pass=$((pass + 1)); else
   echo "FAIL egtb-signals-ignored: stdout '$(tail -1 "$sfile.out")'"; fail=$((fail + 1)); fi
 rm -rf "$sfile.eg"
-rm -f "$sfile.err"
+rm -f "$sfile.err" "$sfile.out"
 # solve --file: a file without a position is an error, not a summary of nothing; blanks around a
 # FEN are not printed back. --egtb with --draw-rules is an
 # error (the tables would not be used: they hold game-theoretic values).
