@@ -491,12 +491,14 @@ if grep -q '^depth 6 ' <<<"$out" && ! grep -q ' score win ' <<<"$out"; then pass
 # A FEN's H field counts the plies since the last capture or man move, the counter of the
 # kings-only rule (RULES.md section 5: 15 moves of each side, 30 plies, in Russian, with kings on
 # both sides and 8 pieces, so no material rule runs). At H30 the position is drawn already: show
-# says so, search scores 0 and solve --draw-rules proves the draw; the same position without H
-# is won (White's king takes on the next move: d2-c1 h6:d2 c1:f4:c7:a5). H was read and dropped.
+# says so, search does not search a game that is over and solve --draw-rules proves the draw;
+# the same position without H is won (White's king takes on the next move: d2-c1 h6:d2
+# c1:f4:c7:a5). H was read and dropped; then search went on from the drawn position (score 5).
 h30='W:W23,24,K26,K29:BK4,9,10,K12:H30:F16'
 if "$dambit" show --fen "$h30" | grep -q '^Drawn by the move-count rules\.$' &&
    ! "$dambit" show --fen "${h30%%:H30:F16}" | grep -q '^Drawn' &&
-   grep -q '^depth 6 .* score 0 ' <("$dambit" search --fen "$h30" --depth 6) &&
+   [ "$("$dambit" search --fen "$h30" --depth 6)" = 'bestmove none (drawn by the move-count rules)' ] &&
+   [ "$("$dambit" search --fen "$h30" --depth 6 --json)" = '{"bestmove":null,"drawn":"move-count rules"}' ] &&
    grep -q '^depth 6 .* score win ' <("$dambit" search --fen "${h30%%:H30:F16}" --depth 6) &&
    [ "$("$dambit" solve --fen "$h30" --draw-rules | head -1)" = draw ] &&
    grep -q '^win in ' <("$dambit" solve --fen "${h30%%:H30:F16}" --draw-rules); then
@@ -511,11 +513,28 @@ out=$("$dambit" search --fen 'B:WKg1,Kg5,g7:BKh2,b8,c3,a3' --moves "$m29" --dept
 if grep -q '^depth 1 .* score 0 .* pv a7-d4$' <<<"$out" &&
    "$dambit" show --fen 'B:WKg1,Kg5,g7:BKh2,b8,c3,a3' --moves "$m29 a7-d4" | grep -q '^Drawn by the move-count rules'; then
   pass=$((pass + 1)); else echo "FAIL line-ends-at-counter-draw: $out"; fail=$((fail + 1)); fi
-for line in '7-2 50-44 2-7 44-50' '1-6 50-45 6-1 45-50 7-2 50-44 2-7 44-50'; do
-  out=$("$dambit" "${i3[@]}" --moves "$line" | grep '^depth' | tail -1)
-  if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else
-    echo "FAIL egtb-counters-draw ($line): $out"; fail=$((fail + 1)); fi
-done
+# A game drawn by the rules stays drawn: at H30 a man move (a7-b8, which would reset the
+# counter) is not a way on, and H29 is one ply short of the 30 of section 5, so it is searched.
+# A position's third occurrence (RULES.md section 5) is a draw too: after the eight king moves
+# below, W:WKa1:BKh2 has occurred three times (start, after ply 4, after ply 8); after seven it
+# is Black's move in a position seen twice, and searched.
+if [ "$("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H30' --depth 4)" = 'bestmove none (drawn by the move-count rules)' ] &&
+   grep -q '^bestmove ' <("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H29' --depth 4) &&
+   ! grep -q '^bestmove none' <("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H29' --depth 4) &&
+   [ "$("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1 g1-h2' --depth 3)" = 'bestmove none (drawn: this position has occurred three times)' ] &&
+   [ "$("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1 g1-h2' --depth 3 --json)" = '{"bestmove":null,"drawn":"repetition"}' ] &&
+   grep -q '^depth 3 ' <("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1' --depth 3); then
+  pass=$((pass + 1)); else echo "FAIL search-game-drawn"; fail=$((fail + 1)); fi
+out=$("$dambit" "${i3[@]}" --moves '7-2 50-44 2-7 44-50' | grep '^depth' | tail -1)
+if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else
+  echo "FAIL egtb-counters-draw: $out"; fail=$((fail + 1)); fi
+# The start's third occurrence is the game's end, not searched (it was searched, score 0).
+# One ply before it, the search sees the repetition it can make.
+out=$("$dambit" "${i3[@]}" --moves '1-6 50-45 6-1 45-50 7-2 50-44 2-7 44-50')
+out7=$("$dambit" "${i3[@]}" --moves '1-6 50-45 6-1 45-50 7-2 50-44 2-7' | grep '^depth' | tail -1)
+if [ "$out" = 'bestmove none (drawn: this position has occurred three times)' ] &&
+   grep -q '^depth 12 .* score 0 ' <<<"$out7"; then pass=$((pass + 1)); else
+  echo "FAIL egtb-repetition-draw: $out / $out7"; fail=$((fail + 1)); fi
 # The same at the horizon: a search of 1 to 4 plies reaches the tables in its quiescence search,
 # which took their win without the counters (every depth said `win 7`).
 for depth in 1 2 3 4; do

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "commands.hpp"
 #include "core/notation.hpp"
 #include "json.hpp"
+#include "play/match.hpp"
 #include "search/engine.hpp"
 #include "search/line.hpp"
 
@@ -29,7 +31,9 @@ constexpr const char* kHelp =
     "Searches the position (after the moves, if given) and prints one line per completed\n"
     "iteration, then the best move. Scores are for the side to move in hundredths of a man;\n"
     "a proven result is shown as 'win N' or 'loss N', N being the ply after which the losing\n"
-    "side has no legal move. Without a limit the search runs for 3 seconds.\n"
+    "side has no legal move. Without a limit the search runs for 3 seconds. A game over by the\n"
+    "rules is not searched: 'bestmove none (no legal move: lost)', or '(drawn: ...)' when the\n"
+    "position occurred three times or the move-count rules (with the FEN's H field) ended it.\n"
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
     "  --fen FEN          position (default: the variant's start position)\n"
@@ -49,7 +53,8 @@ constexpr const char* kHelp =
     "                     with --json, then the bestmove line, and nothing is searched)\n"
     "  --json             one object per iteration\n"
     "                     {\"depth\",\"seldepth\",\"score\",\"nodes\",\"nps\",\"time\",\"pv\"}\n"
-    "                     and a final {\"bestmove\":M}\n";
+    "                     and a final {\"bestmove\":M} (null when the game is over;\n"
+    "                     \"drawn\":\"repetition\" or \"move-count rules\" with a draw)\n";
 
 
 template <class R>
@@ -57,20 +62,38 @@ int run(const cli::Args& args) {
     using G = typename R::Geometry;
     const auto fen = args.get("fen");
     Position<R> p = fen ? parse_fen<R>(*fen) : Position<R>::start();
-    std::vector<Position<R>> history;
-    if (const auto moves = args.get("moves")) {
-        Position<R> at = p;
-        for (const auto& pm : play_line<R>(p, *moves)) {
-            history.push_back(at);
-            at = at.play(pm.move);
-        }
-    }
+    // The game so far, for the draw rules (RULES.md §5), as show and a match judge it.
+    play::GameState<R> game(p);
+    // The FEN's H field: kings alone have moved for that many plies before it.
+    const search::DrawCounters start{.kings_only =
+                                         std::uint16_t(fen ? fen_halfmove_clock(*fen) : 0)};
+    game.counters = start;
+    if (const auto moves = args.get("moves"))
+        for (const auto& pm : play_line<R>(p, *moves)) game.play(pm);
+    const std::vector<Position<R>>& history = game.history;
     search::Limits limits = cli::limits_option(args, 3000);
     limits.multipv = int(args.get_int("multipv", 1, 1, 256));
     const bool several = limits.multipv > 1;
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_megabytes("hash", 64));
     const bool json = args.has("json");
+    // A game the rules have drawn (show says so too) has no move to find; a lost one is the
+    // engine's answer below.
+    FixedList<PathMove<G>, kMaxMoves> legal;
+    const auto ending = game.rules_ending(std::numeric_limits<int>::max(), legal);
+    if (ending == play::Ending::kRepetition || ending == play::Ending::kDrawRule) {
+        const bool repeated = ending == play::Ending::kRepetition;
+        if (json)
+            fmt::print("{}\n", json::Object()
+                                   .add("bestmove", std::optional<std::string>())
+                                   .add("drawn", repeated ? "repetition" : "move-count rules")
+                                   .str());
+        else
+            fmt::print("bestmove none ({})\n",
+                       repeated ? "drawn: this position has occurred three times"
+                                : "drawn by the move-count rules");
+        return 0;
+    }
     if (const auto book = cli::book_player<R>(cli::book_option(args), "--book"))
         if (const auto m = book->choose(p, history.size())) {
             const std::string text = move_text<R>(m->move);
@@ -126,9 +149,6 @@ int run(const cli::Args& args) {
     cli::catch_stop_signals();
     cb.stop_flag = &cli::stop_flag();
     const auto started = std::chrono::steady_clock::now();
-    // The FEN's H field: kings alone have moved for that many plies before it (the draw rules).
-    search::DrawCounters start;
-    if (fen) start.kings_only = std::uint16_t(fen_halfmove_clock(*fen));
     const auto result = engine.go(p, history, limits, cb, start);
     std::optional<std::string> move;  // none: no legal move, lost
     if (result.has_move) {
