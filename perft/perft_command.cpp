@@ -180,12 +180,20 @@ void count_on_ranks(const Position<R>& p, int depth, const PerftSplit<R>& split,
 }
 
 // A rank other than 0: counts the subtrees rank 0 hands out until it says the run is over.
+// A signal (mpirun passes Ctrl-C on to every rank as SIGTERM) leaves it working: rank 0 saves
+// the checkpoint and ends the job, which it could not do once a rank had died of the signal. A
+// signal to this rank alone ends it after its subtree, as a failure rank 0 reports.
 int perft_worker(Settings& s) {
+    cli::catch_stop_signals();
     cluster::Worker w;
     std::string job;
     std::function<std::uint64_t(std::size_t)> count;
     std::uint64_t value = 0;
     while (const auto k = w.next_item(value)) {
+        if (cli::stop_requested()) {
+            std::this_thread::sleep_for(std::chrono::seconds(2));  // rank 0 may be ending the job
+            throw std::runtime_error("stopped by a signal");
+        }
         if (w.job() != job) {
             job = w.job();
             std::istringstream in(job);
@@ -455,7 +463,7 @@ int perft_command(int argc, char** argv) {
         if (cluster::rank() > 0) return perft_worker(s);
         const int status = body();
         if (cluster::distributed()) {
-            cluster::print_times(s.times, "subtrees", "counting", true);
+            cluster::print_times(s.times, "subtree", "counting", true);
             cluster::release_workers();
         }
         return status;

@@ -567,7 +567,7 @@ expect_lines egtb-verify-one-file $? 1 "$got" \
   "^$eg/one/russian-1010.egtb is missing: the russian tables are complete up to 1 piece \(none\)\$" \
   '^1 file, 992 positions, 0 bad, 3 missing$'
 # One slice built: king against king alone needs no other slice (its captures end the game).
-check egtb-one-slice-built 0 "^russian tables up to 2 pieces in $eg/kk: 1 slice built \(1 unit\), 0 kept, " \
+check egtb-one-slice-built 0 "^russian tables of slice 0101 and the slices it needs in $eg/kk: 1 slice built \(1 unit\), 0 kept, " \
   '^unit 1/1 0101: built, 992 positions, ' -- \
   egtb build --variant russian --pieces 2 --slice 0101 --dir "$eg/kk"
 # A set with a gap is named by verify and info (exit status 1): without russian-0201.egtb the

@@ -215,6 +215,9 @@ expect_error init-strips 2 "st.dbw: has edge strips, the fit has none \(--strips
   tune --data "$dir/one.dat" --out "$dir/c.dbw" --init "$dir/st.dbw"
 expect_error strips-hand 2 "--strips needs --model patterns" -- \
   tune --data "$dir/one.dat" --out "$dir/c.dbw" --model hand --strips
+# The hand model has no windows: --pattern-step was taken and did nothing.
+expect_error pattern-step-hand 2 "--pattern-step needs --model patterns" -- \
+  tune --data "$dir/one.dat" --out "$dir/c.dbw" --model hand --pattern-step 1
 
 # The weights in use, and every way a weights file can be wrong.
 "$dambit" search --variant russian --depth 6 --eval "$dir/w1.dbw" | grep -q '^bestmove ' && ok || bad "search --eval FILE"

@@ -48,7 +48,7 @@ compare_perft() {  # compare_perft NAME ARGS...
     if diff <(counts "$work/$name.1") <(counts "$work/$name.3") >/dev/null; then ok; else
       bad "$name: 3 ranks count otherwise than one process"; diff "$work/$name.1" "$work/$name.3" | head; fi
     # rank 0 reports each rank's times on standard error
-    if [ "$(grep -c '^rank [0-2] (.*): [0-9]* subtrees, [0-9.]* s counting, [0-9.]* s idle$' \
+    if [ "$(grep -c '^rank [0-2] (.*): [0-9]* subtrees\?, [0-9.]* s counting, [0-9.]* s idle$' \
            "$work/$name.3.err")" -eq 3 ]; then ok; else
       bad "$name: want one timing line per rank"; cat "$work/$name.3.err"; fi
   else
@@ -125,8 +125,8 @@ same_tables() {  # same_tables DIR: the files of DIR are those of eg1
 # flip, or a slice that is its own flip), as one process's does.
 units_of_one=$(grep -o ' built ([0-9]* units)' "$work/eg1.out")
 if ranks 3 "${egtb[@]}" --dir "$work/eg3" >"$work/eg3.out" 2>"$work/eg3.err" && same_tables "$work/eg3" &&
-   grep -q "^russian tables up to 4 pieces in .*: $(ls "$work/eg1" | grep -c '\.egtb$') slices$units_of_one, 0 kept" "$work/eg3.out" &&
-   grep -q '^rank 2 (.*): [0-9]* units, [0-9.]* s building, [0-9.]* s idle$' "$work/eg3.err"; then ok; else
+   grep -q "^russian tables of slice 2020 and the slices it needs in .*: $(ls "$work/eg1" | grep -c '\.egtb$') slices$units_of_one, 0 kept" "$work/eg3.out" &&
+   grep -q '^rank 2 (.*): [0-9]* units\?, [0-9.]* s building, [0-9.]* s idle$' "$work/eg3.err"; then ok; else
   bad "egtb: 3 ranks write other files than one process"; cat "$work/eg3.out" "$work/eg3.err"; fi
 DAMBIT_TEST_RANK_EXIT=1:1:3 ranks 3 "${egtb[@]}" --dir "$work/egk" >/dev/null 2>&1
 if [ -n "$(ls "$work/egk")" ] && ! same_tables "$work/egk" &&
@@ -150,6 +150,49 @@ err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" perft --depth 9 : -n 1 "$dambit"
 status=$?
 if [ "$status" -ne 0 ] && grep -q "^dambit perft: rank 1 (.*): bad value '1048576' for --hash" <<<"$err"; then ok; else
   bad "usage error on rank 1 only: status $status, $err"; fi
+# rank 0 says that rank 1 failed, not that a signal came: rank 1's end made mpirun end the job
+# (rank 0 said "interrupted").
+if grep -q "^dambit perft: rank 1 (.*) failed: stopped at depth" <<<"$err" && ! grep -q interrupted <<<"$err"; then ok; else
+  bad "usage error on rank 1 only, rank 0's line: $err"; fi
+# A rank that runs another subcommand, or only its help, leaves no rank waiting for it: the job
+# ends at once, naming both (it hung: rank 0 waited for rank 1's answer to the job, or the other
+# ranks for rank 0's items).
+for other in "perft --depth 5 --help" "moves"; do
+  err=$(timeout 60 "${mpirun[@]}" -n 1 "$dambit" $other : -n 2 "$dambit" perft --depth 5 2>&1 >/dev/null)
+  status=$?
+  if [ "$status" -ne 0 ] && [ "$status" -ne 124 ] &&
+     grep -q "^dambit: rank 1 (.*) runs 'perft', rank 0 runs '${other%% -*}.*': every rank of the job must run the same subcommand" <<<"$err"; then
+    ok; else bad "rank 0 runs '$other', the others perft: status $status, ${err:0:300}"; fi
+done
+# Ctrl-C to mpirun, which passes it on to every rank as SIGTERM: rank 0 saves the checkpoint and
+# says where it stopped (the other ranks died of the signal at once, and mpirun killed rank 0
+# before it could, in 2 of 3 runs). Sent once depth 12 has begun (its split is in the file).
+rm -f "$cp" "$cp.lock"
+"${mpirun[@]}" -np 3 "$dambit" perft --variant international --depth 12 --checkpoint "$cp" \
+  >/dev/null 2>"$work/int.err" &
+mp=$!
+for _ in $(seq 1200); do grep -q '^split 12 ' "$cp" 2>/dev/null && break; sleep 0.1; done
+kill -INT $mp
+wait $mp
+if grep -q '^dambit perft: interrupted (a signal: .*): stopped at depth 12; .* keeps 11 finished depths' "$work/int.err" &&
+   grep -q '^depth 11 1665861398$' "$cp"; then ok; else
+  bad "Ctrl-C to mpirun: rank 0 did not save and say so"; cat "$work/int.err"; fi
+# A table directory that is not one shared directory (a disk of each machine's own, here a
+# private mount on rank 1 at the same path) with a single builder: rank 0 sees no file of what the
+# builder built, and says so (it said "built", exit status 0, and its directory was empty).
+mkdir -p "$work/local"
+if unshare -m sh -c "mount -t tmpfs none '$work/local'" 2>/dev/null; then
+  printf '#!/bin/sh\nexec unshare -m sh -c %s sh "$@"\n' \
+    "'mount -t tmpfs none $work/local && exec $dambit \"\$@\"'" >"$work/private.sh"
+  chmod +x "$work/private.sh"
+  err=$(timeout 120 "${mpirun[@]}" -n 1 "$dambit" egtb build --pieces 2 --threads 1 --dir "$work/local" : \
+    -n 1 "$work/private.sh" egtb build --pieces 2 --threads 1 --dir "$work/local" 2>&1 >/dev/null)
+  status=$?
+  if [ "$status" -ne 0 ] && grep -q "rank 1 (.*) built unit .*, but rank 0 does not see its file .* in $work/local: the table directory must be one directory that every rank shares" <<<"$err"; then
+    ok; else bad "egtb into a directory not shared: status $status, ${err:0:300}"; fi
+else
+  echo "note: no private mounts here (unshare -m); the unshared-directory check is not run"
+fi
 # A count past 64 bits under mpirun: refused at the same depth as one process refuses it, in one
 # line, exit status 1 (the local thread of rank 0 threw, and the process ended in std::terminate).
 # Two kings a side on 8x8 reach it within depth 30 (one process says where).

@@ -71,17 +71,41 @@ void usage_error(const char* command, const std::string& message, bool quiet) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     write_to(stderr, "dambit {}: rank {} ({}): {}\n", command, dambit::cluster::rank(),
              dambit::cluster::host(dambit::cluster::rank()), message);
+    // Rank 0 is serving the job then (else it failed alike and the job is over): it says that
+    // this rank failed, not that a signal came (mpirun's, when this rank ends the job).
+    dambit::cluster::report_failure(message);
 }
 
 // The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
 // (cluster/cluster.hpp), any other subcommand runs on rank 0 alone.
 int run(int argc, char** argv) {
     const bool quiet = dambit::cluster::rank() > 0;
+    const std::string name = argc < 2 ? "" : argv[1];
+    // Under mpirun every rank must run the same subcommand: perft and egtb build share their
+    // work, and a rank running anything else (or only its help) would leave the others waiting
+    // for it forever.
+    if (dambit::cluster::distributed()) {
+        std::string what = name;
+        if (name == "egtb" && argc > 2) what += std::string(" ") + argv[2];
+        for (int i = 2; i < argc; ++i)
+            if (argv[i] == std::string_view("--help") || argv[i] == std::string_view("-h")) {
+                what += " --help";
+                break;
+            }
+        if (const auto other = dambit::cluster::differing_rank(what)) {
+            if (!quiet)
+                write_to(stderr,
+                         "dambit: rank {} ({}) runs '{}', rank 0 runs '{}': every rank of the job "
+                         "must run the same subcommand\n",
+                         other->first, dambit::cluster::host(other->first),
+                         dambit::printable(other->second), dambit::printable(what));
+            return 2;
+        }
+    }
     if (argc < 2) {
         if (!quiet) usage(stderr);
         return 2;
     }
-    const std::string name = argv[1];
     const bool help = name == "--help" || name == "-h" || name == "help";
     if (help && argc >= 3) {  // `dambit help perft`: that subcommand's help
         for (const auto& s : kSubcommands) {

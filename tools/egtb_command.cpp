@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kHelp =
     "usage: dambit egtb build [--variant V] --pieces N [--dir DIR] [--threads T] [--memory MB]\n"
-    "                         [--dtw K] [--slice WMWKBMBK]\n"
+    "                         [--dtw K] [--slice WMWKBMBK] [--checkpoint-seconds S]\n"
     "       dambit egtb probe [--variant V] --fen FEN [--dir DIR] [--json] [--cache MB]\n"
     "       dambit egtb verify [--dir DIR] [--full] [--threads T] [--memory MB]\n"
     "       dambit egtb info [--dir DIR] [--json]\n"
@@ -65,6 +65,7 @@ constexpr const char* kHelp =
     "  --dtw K            distance tables up to K pieces (default 5 on 8x8, 4 on 10x10, at most N)\n"
     "  --slice WMWKBMBK   build only this slice (white men, white kings, black men, black kings)\n"
     "                     and the slices it depends on\n"
+    "  --checkpoint-seconds S  how often a slice's build saves its progress (default 120)\n"
     "  --fen FEN          the position to probe\n"
     "  --cache MB         block cache of probe (default 64)\n"
     "  --full             verify every value, not only the checksums\n"
@@ -90,8 +91,12 @@ struct BuildCounts {
 };
 
 void print_summary(Variant v, const egtb::BuildOptions& o, const BuildCounts& c, double seconds) {
-    fmt::print("{} tables up to {} pieces in {}: {} built ({}), {} kept, {}\n",
-               std::string(variant_name(v)), o.max_pieces, o.dir,
+    // With --slice, what was built is that slice and the slices it needs, not a set of tables
+    // up to N pieces that search could use.
+    fmt::print("{} tables {} in {}: {} built ({}), {} kept, {}\n", std::string(variant_name(v)),
+               o.only ? fmt::format("of slice {} and the slices it needs", o.only->code())
+                      : fmt::format("up to {} pieces", o.max_pieces),
+               o.dir,
                count_text(std::uint64_t(c.built), "slice", "slices"),
                count_text(std::uint64_t(c.units), "unit", "units"), c.kept,
                duration_text(seconds));
@@ -141,6 +146,16 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
         finished[i] = 1;
         counts.add(units[i].slices(), positions == 0);
+        // The ranks write into one directory: a unit another rank built that rank 0 does not
+        // see went to a disk of that rank's own (with one builder nothing else would notice).
+        for (const egtb::Material& m : {units[i].first, units[i].second}) {
+            const std::string file = egtb::table_file_name(std::string(variant_name(v)), m);
+            if (std::error_code ec; rank != 0 && !fs::exists(fs::path(o.dir) / file, ec))
+                throw std::runtime_error(fmt::format(
+                    "rank {} ({}) built unit {}, but rank 0 does not see its file {} in {}: the "
+                    "table directory must be one directory that every rank shares",
+                    rank, cluster::host(rank), units[i].name(), file, o.dir));
+        }
         if (!positions) return;
         cli::eprint("unit {}/{} {}: built by rank {} ({}), {}, {}\n", i + 1, n,
                     units[i].name(), rank, cluster::host(rank), positions_text(positions),
@@ -155,7 +170,7 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<cluster::RankTime> times;
     cluster::serve(job, times);
-    cluster::print_times(times, "units", "building", false);
+    cluster::print_times(times, "unit", "building", false);
     cluster::release_workers();
     print_summary(v, o, counts,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

@@ -163,6 +163,8 @@ int run(const cli::Args& args) {
     if (model != "hand" && model != "patterns")
         throw cli::UsageError("unknown --model '" + model + "' (hand or patterns)");
     if (strips && model != "patterns") throw cli::UsageError("--strips needs --model patterns");
+    if (args.has("pattern-step") && model != "patterns")
+        throw cli::UsageError("--pattern-step needs --model patterns");
     learn::FitSettings fs;
     fs.patterns = model == "patterns";
     fs.epochs = int(args.get_int("epochs", fs.epochs, 0, 1000000));

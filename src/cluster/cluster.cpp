@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -190,6 +191,24 @@ void report_failure(const std::string& why) {
     std::this_thread::sleep_for(std::chrono::seconds(2));
 }
 
+std::optional<std::pair<int, std::string>> differing_rank(const std::string& text) {
+    if (!g_joined || g_size < 2) return std::nullopt;
+#ifdef DAMBIT_HAVE_MPI
+    constexpr std::size_t kWidth = 256;  // a subcommand and a flag: far less
+    std::vector<char> mine(kWidth, '\0'), all(std::size_t(g_size) * kWidth);
+    std::copy_n(text.begin(), std::min(text.size(), kWidth - 1), mine.begin());
+    MPI_Allgather(mine.data(), int(kWidth), MPI_CHAR, all.data(), int(kWidth), MPI_CHAR,
+                  MPI_COMM_WORLD);
+    const std::string first(all.data());
+    for (int r = 1; r < g_size; ++r)
+        if (std::string other(all.data() + std::size_t(r) * kWidth); other != first)
+            return std::pair(r, other);
+#else
+    (void)text;
+#endif
+    return std::nullopt;
+}
+
 int rank() { return g_rank; }
 int size() { return g_size; }
 std::string host(int r) {
@@ -275,7 +294,8 @@ void serve(const Job& job, std::vector<RankTime>& times) {
             wake.notify_all();  // an item done may have made others ready for the local thread
         }
         if (g_stop.load()) {
-            if (job.on_stop) job.on_stop("interrupted");
+            if (job.on_stop)
+                job.on_stop("interrupted (a signal: Ctrl-C, or mpirun ending the job as a rank ended)");
             abort(130);
         }
         if (const auto failure = [&] {
@@ -330,8 +350,8 @@ void print_times(const std::vector<RankTime>& times, const char* items, const ch
         if (r == 0 && !rank0_works)
             std::fputs(fmt::format("{}: hands out the work\n", who).c_str(), stderr);
         else
-            std::fputs(fmt::format("{}: {} {}, {:.2f} s {}, {:.2f} s idle\n", who, t.items, items,
-                                   t.busy, busy, t.idle)
+            std::fputs(fmt::format("{}: {} {}{}, {:.2f} s {}, {:.2f} s idle\n", who, t.items, items,
+                                   t.items == 1 ? "" : "s", t.busy, busy, t.idle)
                            .c_str(),
                        stderr);
     }

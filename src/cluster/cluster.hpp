@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dambit::cluster {
@@ -25,6 +26,10 @@ int finish(int status);
 // say so and end the job (see Job::on_stop); finish() then ends this rank.
 void report_failure(const std::string& why);
 
+// Every rank calls it once with what it runs (its subcommand): the first rank whose `text` is not
+// rank 0's, with that text, or nothing. A collective call (every rank of the job must make it);
+// nothing without MPI.
+std::optional<std::pair<int, std::string>> differing_rank(const std::string& text);
 int rank();  // 0 without MPI
 int size();  // 1 without MPI
 inline bool distributed() { return size() > 1; }
@@ -58,7 +63,8 @@ struct Job {
 void serve(const Job& job, std::vector<RankTime>& times);
 // Rank 0, when no job follows: the other ranks return from next_item() with nullopt.
 void release_workers();
-// One line per rank on standard error: "rank 1 (host): 12 subtrees, 3.1 s counting, 0.2 s idle".
+// One line per rank on standard error: "rank 1 (host): 12 subtrees, 3.1 s counting, 0.2 s idle"
+// (`items` is the singular: "subtree"; an s is added to any count but 1).
 // `rank0_works`: rank 0 takes items too (perft); otherwise it only hands them out (egtb build).
 void print_times(const std::vector<RankTime>& times, const char* items, const char* busy,
                  bool rank0_works);
