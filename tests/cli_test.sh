@@ -77,8 +77,14 @@ check version-extra 2 '^$' "^dambit: unexpected argument 'extra' after --version
 # subcommand's name is named itself (it named the subcommand).
 check help-extra 2 '^$' "^dambit: unknown subcommand 'extra' \\(try dambit --help\\)\$" -- --help extra
 check help-unknown 2 '^$' "^dambit: unknown subcommand 'frob' \\(try dambit --help\\)\$" -- help frob
-check help-subcommand-extra 2 '^$' "^dambit: unexpected argument 'x' after help perft\$" -- help perft x
+check help-subcommand-extra 2 '^$' "^dambit perft: unexpected argument 'x'\$" -- help perft x
 check help-subcommand 0 '^usage: dambit perft ' '^$' -- help perft
+# The words after the subcommand go to it with --help: `help egtb build` is `egtb build --help`
+# (it was refused as an argument after `help egtb`), `help book nonsense` is refused as `book
+# nonsense --help` is, and `help --help` is the usage.
+check help-action 0 '^usage: dambit egtb build ' '^$' -- help egtb build
+check help-action-unknown 2 '^$' "^dambit book: unknown action 'nonsense'" -- help book nonsense
+check help-help 0 '^usage: dambit <subcommand> ' '^$' -- help --help
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 # RULES.md §1: squares 1-4 are White's promotion row on 8x8, so in the range 1-5 the man on
 # square 1 is the one named (the whole range was).

@@ -9,7 +9,9 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "cli.hpp"
 #include "cluster/cluster.hpp"
@@ -76,6 +78,8 @@ void usage_error(const char* command, const std::string& message, bool quiet) {
     dambit::cluster::report_failure(message);
 }
 
+int dispatch(const std::string& name, int argc, char** argv, bool quiet);
+
 // The subcommand's status. Under mpirun every rank runs it: perft and egtb share their work out
 // (cluster/cluster.hpp), any other subcommand runs on rank 0 alone.
 int run(int argc, char** argv) {
@@ -108,23 +112,17 @@ int run(int argc, char** argv) {
     }
     const bool help = name == "--help" || name == "-h" || name == "help";
     if (help && argc >= 3) {  // `dambit help perft`: that subcommand's help
-        for (const auto& s : kSubcommands) {
-            if (argv[2] != std::string_view(s.name)) continue;
-            if (argc == 3) {
-                char flag[] = "--help";
-                char* args[] = {flag, nullptr};
-                return s.run(1, args);
-            }
-            // As every subcommand refuses an argument it does not take.
-            if (!quiet)
-                write_to(stderr, "dambit: unexpected argument '{}' after {} {}\n",
-                         dambit::printable(argv[3]), name, s.name);
-            return 2;
+        if (argv[2] == std::string_view("--help") || argv[2] == std::string_view("-h")) {
+            usage(stdout);
+            return 0;
         }
-        if (!quiet)
-            write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n",
-                     dambit::printable(argv[2]));
-        return 2;
+        // `dambit help egtb build` is `dambit egtb build --help`, run below: an argument the
+        // subcommand does not take is refused as it refuses it.
+        static char flag[] = "--help";
+        std::vector<char*> args(argv + 1, argv + argc);
+        args.push_back(flag);
+        args.push_back(nullptr);
+        return dispatch(argv[2], int(args.size()) - 1, args.data(), quiet);
     }
     if ((name == "--version" || name == "version") && argc > 2) {
         if (!quiet)
@@ -140,6 +138,12 @@ int run(int argc, char** argv) {
         if (!quiet) write_to(stdout, "dambit {}\n", dambit::kVersion);
         return 0;
     }
+    return dispatch(name, argc, argv, quiet);
+}
+
+// Runs subcommand `name` with argv[2..] (argv[1] is the word before them), with one line for an
+// error it throws.
+int dispatch(const std::string& name, int argc, char** argv, bool quiet) {
     for (const auto& s : kSubcommands) {
         if (name != s.name) continue;
         if (quiet && name != "perft" && name != "egtb") return 0;
@@ -168,7 +172,9 @@ int run(int argc, char** argv) {
         }
         return 2;
     }
-    if (!quiet) write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n", name);
+    if (!quiet)
+        write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n",
+                 dambit::printable(name));
     return 2;
 }
 
