@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -187,6 +188,69 @@ int checked_output(int status) {
     write_to(stderr, "dambit: the standard output could not be written{}\n",
              flushed ? "" : std::string(": ") + std::strerror(error));
     return status == 0 ? 1 : status;
+}
+
+// A program built for one processor's instructions (-march=native, CMake's DAMBIT_MARCH) would
+// die of SIGILL on a processor without them, at the first such instruction: it says so first.
+// Only the instructions the compiler was told it may use are asked for (this file is compiled
+// at -O0, so nothing here uses them before the question).
+#ifndef DAMBIT_MARCH_TEXT  // CMake defines it
+#define DAMBIT_MARCH_TEXT "?"
+#endif
+bool processor_has_what_the_build_uses() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    std::string missing;
+    const auto need = [&](bool here, const char* name) {
+        if (!here) missing += std::string(missing.empty() ? "" : ", ") + name;
+    };
+#ifdef __POPCNT__
+    need(__builtin_cpu_supports("popcnt"), "POPCNT");
+#endif
+#ifdef __SSE4_2__
+    need(__builtin_cpu_supports("sse4.2"), "SSE4.2");
+#endif
+#ifdef __AVX__
+    need(__builtin_cpu_supports("avx"), "AVX");
+#endif
+#ifdef __AVX2__
+    need(__builtin_cpu_supports("avx2"), "AVX2");
+#endif
+#ifdef __BMI__
+    need(__builtin_cpu_supports("bmi"), "BMI");
+#endif
+#ifdef __BMI2__
+    need(__builtin_cpu_supports("bmi2"), "BMI2");
+#endif
+#ifdef __AVX512F__
+    need(__builtin_cpu_supports("avx512f"), "AVX-512F");
+#endif
+#ifdef __AVX512VL__
+    need(__builtin_cpu_supports("avx512vl"), "AVX-512VL");
+#endif
+#ifdef __AVX512BW__
+    need(__builtin_cpu_supports("avx512bw"), "AVX-512BW");
+#endif
+#ifdef __AVX512DQ__
+    need(__builtin_cpu_supports("avx512dq"), "AVX-512DQ");
+#endif
+    if (missing.empty()) return true;
+    std::fputs(("dambit: this program was built for processors with " + missing +
+                ", which this one lacks (-march=" DAMBIT_MARCH_TEXT
+                "); build it on this machine (scripts/build), or for any x86-64 with cmake "
+                "-DDAMBIT_MARCH=x86-64-v2 (docs/architecture.md)\n")
+                   .c_str(),
+               stderr);
+    return false;
+#else
+    return true;
+#endif
+}
+
+// Before any static initialiser of the program's own (the -O3 objects' tables may use those
+// instructions): a constructor of the first priority, ending the process with status 1.
+__attribute__((constructor(101))) void check_processor() {
+    if (!processor_has_what_the_build_uses()) std::_Exit(1);
 }
 
 }  // namespace

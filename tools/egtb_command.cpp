@@ -504,7 +504,9 @@ int verify(const cli::Args& args) {
     try {
         for (const auto& [variant, slices] : by_variant) {
             variant_now = variant;
-            with_variant(*parse_variant(variant), [&]<class R>(std::type_identity<R>) {
+            // (Structured bindings are captured by name: clang before 16 refuses them in [&].)
+            with_variant(*parse_variant(variant), [&, &slices = slices]<class R>(
+                                                      std::type_identity<R>) {
                 egtb::verify_tables<R>(
                     dir, slices, options,
                     [&](const egtb::Material& m, const egtb::VerifyReport& r) {
@@ -599,7 +601,7 @@ int info(const cli::Args& args) {
             const bool white = h.longest_win >= f.longest_win;
             longest = std::max(h.longest_win, f.longest_win);
             if (longest >= 0)
-                example = with_variant(*pv, [&]<class R>(std::type_identity<R>) {
+                example = with_variant(*pv, [&, &m = m, &h = h]<class R>(std::type_identity<R>) {
                     const auto p = white ? egtb::slice_position<R>(m, h.longest_example)
                                          : egtb::flip(egtb::slice_position<R>(
                                                m.flipped(), f.longest_example));
