@@ -401,10 +401,10 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     // measured) an estimate says nothing.
                     const std::string why =
                         g.last_nodes && left > 0
-                            ? fmt::format("{} s, past the {} s budget",
+                            ? fmt::format("{} s, more than the {} s left of the {} s budget",
                                           estimate < 0.001 ? "under 0.001"
                                                            : "about " + secs(estimate),
-                                          secs(budget))
+                                          secs(left), secs(budget))
                             : fmt::format("the {} s budget is spent", secs(budget));
                     fmt::print("{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped ({})\n",
                                r.variant, r.name, dup, r.depth, r.nodes, "-", "-", why);
