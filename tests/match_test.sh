@@ -90,6 +90,40 @@ done
 # The crashing engine was started again for each game (four games, one start each).
 if grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times$' "$tmp/crash.out"; then ok; else
   bad crash-restarts "$(grep '^B:' "$tmp/crash.out")"; fi
+# A Hub engine that cannot be started again ends the match (it made every later game a forfeit
+# win for A, exit status 0, "Elo +inf"). once.sh starts fake.sh crash twice and then exits with
+# status 5 at once. Pair 1: B crashes in each game (the first start, then the restart for game
+# 2); pair 2 game 1 needs a second restart, which fails. So one pair counts (2 games, both A's),
+# the summary is printed, one line names B's engine and why, exit status 1, and FILE.tmp and the
+# journal stay for a resume. The resume (the start count reset: a mended engine) goes on from
+# pair 2 and meets the same end after pair 2; a third run finishes pair 3: 6 games in FILE.
+cat >"$tmp/once.sh" <<SCRIPT
+#!/usr/bin/env bash
+n=\$((\$(cat "$tmp/once.starts" 2>/dev/null || echo 0) + 1))
+echo "\$n" >"$tmp/once.starts"
+[ "\$n" -le 2 ] || exit 5
+exec "$tmp/fake.sh" crash
+SCRIPT
+chmod +x "$tmp/once.sh"
+lost_ok=1
+for round in 1 2 3; do
+  rm -f "$tmp/once.starts"
+  run "lost$round" --b "hub:$tmp/once.sh" --movetime 20 --openings 3 --pgn "$tmp/lost.pdn"
+  out="$tmp/lost$round.out" err="$tmp/lost$round.err"
+  if [ "$round" -lt 3 ]; then
+    [ "$status" -eq 1 ] && grep -q "^games $((2 * round)), A wins $((2 * round)), draws 0, B wins 0" "$out" &&
+      grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 1 time' "$out" &&
+      [ "$(wc -l <"$err")" -eq 1 ] &&
+      grep -q "^dambit match: error: B: hub engine '$tmp/once.sh' could not be started again: the engine exited with status 5 before 'wait'; the match ends after $round of 3 openings; their games are in $tmp/lost.pdn.tmp, and the same command resumes the match\$" "$err" &&
+      [ -e "$tmp/lost.pdn.tmp" ] && [ -e "$tmp/lost.pdn.journal" ] && [ ! -e "$tmp/lost.pdn" ] || lost_ok=0
+  else
+    [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/lost.pdn")" -eq 6 ] &&
+      grep -q "^resumed from $tmp/lost.pdn.tmp: 2 of 3 openings played\$" "$out" || lost_ok=0
+  fi
+  [ "$round" -eq 1 ] || grep -q "^resumed from $tmp/lost.pdn.tmp: $((round - 1)) of 3 openings played\$" "$out" || lost_ok=0
+  [ "$lost_ok" -eq 1 ] || { bad "hub-not-restarted-$round" "status $status: $(cat "$out" "$err")"; break; }
+done
+[ "$lost_ok" -eq 0 ] || ok
 # No engine process is left behind.
 sleep 0.2
 if ! pgrep -f "$tmp/fake.sh" >/dev/null; then ok; else bad leftover-processes "$(pgrep -af "$tmp/fake.sh")"; fi
@@ -318,7 +352,7 @@ server.bind(("127.0.0.1", 0))
 server.listen(1)
 print(server.getsockname()[1], flush=True)
 server.settimeout(30)
-for _ in range(4):
+for _ in range(int(sys.argv[1])):
     conn, _ = server.accept()
     data = b""
     while b"\0" not in data:
@@ -329,12 +363,25 @@ for _ in range(4):
     conn.sendall(b"A" + b"fake".ljust(32) + b"0\0")
     conn.close()
 SCRIPT
-timeout 60 python3 "$tmp/drop.py" >"$tmp/drop.port" &
+timeout 60 python3 "$tmp/drop.py" 4 >"$tmp/drop.port" &
 for _ in $(seq 50); do [ -s "$tmp/drop.port" ] && break; sleep 0.1; done
 run dxp-drop --variant international --b "dxp:127.0.0.1:$(cat "$tmp/drop.port")" --movetime 20 --openings 2
 if [ "$status" -eq 0 ] && [ "$(grep -c 'forfeit by Black: .*1 plies), B-A 0-1 (forfeit by White: ' "$tmp/dxp-drop.out")" -eq 2 ] &&
    grep -q '^forfeits: A 0, B 4$' "$tmp/dxp-drop.out" && grep -q 'connected again 3 times' "$tmp/dxp-drop.out"; then ok; else
   bad dxp-drop "$(cat "$tmp/dxp-drop.out" "$tmp/dxp-drop.err")"; fi
+wait
+# A follower that cannot be connected to again ends the match (every later game was a forfeit,
+# exit status 0). drop.py 2 takes two connections and exits: game 1 (pair 1) and game 2 are
+# forfeited by the dropped connection; game 3 (pair 2) connects to no one (or, should it come
+# before drop.py has closed its socket, is one more forfeit and game 4 connects to no one). So
+# one pair counts, and the match ends with exit status 1 and a line naming the follower.
+timeout 60 python3 "$tmp/drop.py" 2 >"$tmp/drop2.port" &
+for _ in $(seq 50); do [ -s "$tmp/drop2.port" ] && break; sleep 0.1; done
+dport=$(cat "$tmp/drop2.port")
+run dxp-lost --variant international --b "dxp:127.0.0.1:$dport" --movetime 20 --openings 3
+if [ "$status" -eq 1 ] && grep -q '^games 2, A wins 2, draws 0, B wins 0' "$tmp/dxp-lost.out" &&
+   grep -q "^dambit match: error: B: DXP follower '127.0.0.1:$dport' could not be connected to again: .*; the match ends after 1 of 3 openings\$" "$tmp/dxp-lost.err"; then ok; else
+  bad dxp-lost "status $status: $(cat "$tmp/dxp-lost.out" "$tmp/dxp-lost.err")"; fi
 wait
 
 # Bad inputs: exit 2, one line naming the token.

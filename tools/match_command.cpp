@@ -340,7 +340,7 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     if (spec.kind == SideSpec::Kind::kHub) {
         std::unique_ptr<hub::HubContestant<R>> c;
         try {
-            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed);
+            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed, letter);
         } catch (const play::PlayerFailure& f) {
             throw std::runtime_error(
                 fmt::format("hub engine '{}' did not start: {}", spec.target, f.what()));
@@ -352,7 +352,7 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     if constexpr (std::is_same_v<R, International>) {
         std::unique_ptr<dxp::DxpContestant> c;
         try {
-            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies);
+            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies, letter);
         } catch (const std::exception& e) {
             throw std::runtime_error(fmt::format("DXP peer '{}': {}", spec.target, e.what()));
         }
@@ -791,6 +791,9 @@ int run(const cli::Args& args) {
     cli::catch_stop_signals();
     bool interrupted = false;
     std::exception_ptr failure;
+    // An engine of another program that could not be started again (play::EngineLost): the
+    // match ends as an interruption does, its pairs kept for a resume, but with exit status 1.
+    std::string lost;
     std::vector<std::thread> workers;
     for (auto& slot : slots)
         workers.emplace_back([&, s = slot.get()] {
@@ -806,6 +809,11 @@ int run(const cli::Args& args) {
                     results[i] = std::move(r);
                     ready.notify_all();
                 }
+            } catch (const play::EngineLost& e) {
+                const std::lock_guard lock(mutex);
+                if (lost.empty()) lost = e.what();
+                stop = true;
+                ready.notify_all();
             } catch (...) {
                 const std::lock_guard lock(mutex);
                 if (!failure) failure = std::current_exception();
@@ -825,12 +833,14 @@ int run(const cli::Args& args) {
         PairResult result;
         {
             std::unique_lock lock(mutex);
-            while (!ready.wait_for(lock, std::chrono::milliseconds(50),
-                                   [&] { return results[i].has_value() || failure; }))
+            while (!ready.wait_for(lock, std::chrono::milliseconds(50), [&] {
+                return results[i].has_value() || failure || !lost.empty();
+            }))
                 if (cli::stop_requested()) break;
-            if (failure) break;
+            // A pair finished before a failure elsewhere is counted (another slot's engine that
+            // could not be started again does not undo it).
             if (!results[i]) {
-                interrupted = true;
+                interrupted = !failure && lost.empty();
                 break;
             }
             result = std::move(*results[i]);
@@ -901,7 +911,7 @@ int run(const cli::Args& args) {
     // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match leaves
     // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings, or whose
     // test is decided sooner, counts fewer than it holds) and becomes FILE.
-    if (journal && !interrupted) journal->finish(counted_bytes);
+    if (journal && !interrupted && lost.empty()) journal->finish(counted_bytes);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -947,6 +957,15 @@ int run(const cli::Args& args) {
                               ", and the same command resumes the match"
                         : std::string());
         return 130;
+    }
+    if (!lost.empty()) {
+        cli::eprint("dambit match: error: {}; the match ends after {} of {} openings{}\n", lost,
+                    games / 2, openings.size(),
+                    journal && journal->size() > 0
+                        ? "; their games are in " + journal->tmp_path() +
+                              ", and the same command resumes the match"
+                        : std::string());
+        return 1;
     }
     if (analyse) {
         abandon = false;  // the analysis plays positions of its own

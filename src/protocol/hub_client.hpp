@@ -39,10 +39,10 @@ class HubContestant final : public play::Contestant<R> {
 
 public:
     // `untimed` is sent as `level depth=N` or `level nodes=N` when the game has neither a clock
-    // nor a move time. Starts the engine at once; throws play::PlayerFailure when it does not
-    // start or answer the handshake.
-    HubContestant(std::string command, const search::Limits& untimed)
-        : command_(std::move(command)), untimed_(untimed) {
+    // nor a move time; `side` ("B") begins the message of play::EngineLost. Starts the engine at
+    // once; throws play::PlayerFailure when it does not start or answer the handshake.
+    HubContestant(std::string command, const search::Limits& untimed, std::string side = {})
+        : command_(std::move(command)), untimed_(untimed), side_(std::move(side)) {
         open();
     }
     ~HubContestant() override { close(); }
@@ -52,7 +52,15 @@ public:
 
     void start_game(const Position<R>&, Color, const play::TimeControl&) override {
         if (!process_) {
-            open();
+            // Started again after a failure: an engine that does not start now would forfeit
+            // every game left, so the match ends instead (play::EngineLost).
+            try {
+                open();
+            } catch (const play::PlayerFailure& f) {
+                throw play::EngineLost(
+                    fmt::format("{}{}hub engine '{}' could not be started again: {}", side_,
+                                side_.empty() ? "" : ": ", command_, f.what()));
+            }
             ++restarts_;
         }
         send("new-game");
@@ -282,6 +290,7 @@ private:
 
     std::string command_;
     search::Limits untimed_;
+    std::string side_;
     std::unique_ptr<proc::ChildProcess> process_;
     std::string id_;
     std::string last_error_;
