@@ -87,9 +87,19 @@ for kind in illegal crash hang; do
      [ "$(grep -c "{forfeit by [A-Za-z]*: $reason}" "$tmp/$kind.pdn")" -eq 4 ]; then ok; else
     bad "fake-$kind" "$(cat "$tmp/$kind.out" "$tmp/$kind.err")"; fi
 done
-# The crashing engine was started again for each game (four games, one start each).
-if grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times$' "$tmp/crash.out"; then ok; else
+# The crashing engine was started again for each game (four games, one start each). It played
+# no move, but each request it crashed on is timed: the times follow.
+if grep -Eq '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times, [0-9.]+ ms/move, longest [0-9]+ ms$' "$tmp/crash.out"; then ok; else
   bad crash-restarts "$(grep '^B:' "$tmp/crash.out")"; fi
+# The move a side forfeits on counts in its times (it was left out: a side that lost on time
+# showed only its moves before). The hanging engine answered none of its four requests, and the
+# harness gave up on each after 320 ms (20 + the grace 300): the mean and the longest are at
+# least 320 ms.
+t=$(grep '^B: 0 moves, ' "$tmp/hang.out" | sed -En 's/.*, ([0-9.]+) ms\/move, longest ([0-9]+) ms$/\1 \2/p')
+# shellcheck disable=SC2086
+set -- $t
+if [ $# -eq 2 ] && awk -v m="$1" -v l="$2" 'BEGIN { exit !(m >= 320 && l >= 320) }'; then ok; else
+  bad hang-times "$(grep '^B:' "$tmp/hang.out")"; fi
 # A Hub engine that cannot be started again ends the match (it made every later game a forfeit
 # win for A, exit status 0, "Elo +inf"). once.sh starts fake.sh crash twice and then exits with
 # status 5 at once. Pair 1: B crashes in each game (the first start, then the restart for game

@@ -867,6 +867,9 @@ int run(const cli::Args& args) {
                 result.spent[mover == colour_a ? 0 : 1].times.add(ms);
                 mover = ~mover;
             }
+            // The request a side forfeited on is timed too: the side to move after the moves
+            // played took it (the loser).
+            if (game.failed_ms) result.spent[mover == colour_a ? 0 : 1].times.add(*game.failed_ms);
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
                                 game.result_text(), game.ending_text(), game.plies());
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
