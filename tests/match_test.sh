@@ -249,6 +249,25 @@ if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
    grep -Eq "^dambit match: $tmp/cut.pdn.tmp holds [0-9]+ game pairs; the match has 1 opening now, and only their pairs are kept\$" "$tmp/fewer.err"; then
   ok; else bad resume-fewer "status $status: $(cat "$tmp/fewer.err")"; fi
 
+# - --sprt added on a resume, deciding within the pairs played before: they are all counted and
+#   kept (the games after the decision vanished from the PDN without a word). With --max-plies 1
+#   and B the engine that plays illegal moves, each pair is a draw (A's first move reaches the
+#   ply limit; B is never asked) and a win for A (B's illegal first move): W=1, D=1. After k
+#   pairs N=2k, X=1.5k, var=0.0625; elo1=100 gives s1=1/(1+10^-0.25)=0.640065, so
+#   LLR = 0.140065 (3k - 2k 1.140065) / 0.125 = 0.8066 k: 2.42 at pair 3, 3.23 at pair 4, the
+#   first above ln(0.95/0.05) = 2.94. The interrupted run has played P >= 6 pairs.
+sprt_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --openings 30 --pgn "$tmp/sp.pdn")
+interrupt_when "$tmp/sp.pdn.journal" '^pair ' 6 "$tmp/sp-int.out" "$tmp/sp-int.err" "$dambit" match "${sprt_args[@]}"
+p=$(grep -c '^pair ' "$tmp/sp.pdn.journal")
+run sprt-resume "${sprt_args[@]}" --sprt 'elo0=0 elo1=100'
+if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
+   [ "$(grep -A1 '^LLR 3\.23 ' "$tmp/sprt-resume.out" | head -2 | tail -1)" = 'H1 accepted: elo >= 100' ] &&
+   grep -q "^opening 4/30 .*; A +4 =4 -0\$" "$tmp/sprt-resume.out" &&
+   grep -q "^SPRT decided at opening 4; the $((p - 4)) game pairs played before the resume after it are counted too\$" "$tmp/sprt-resume.out" &&
+   grep -q "^games $((2 * p)), A wins $p, draws $p, B wins 0" "$tmp/sprt-resume.out" &&
+   [ "$(grep -c '^\[Event ' "$tmp/sp.pdn")" -eq $((2 * p)) ] && [ ! -e "$tmp/sp.pdn.tmp" ]; then ok; else
+  bad resume-sprt "status $status, $p pairs: $(cat "$tmp/sprt-resume.out" "$tmp/sprt-resume.err")"; fi
+
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line
 # keeps its shape and says nothing is known (it said -inf).

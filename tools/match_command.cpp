@@ -894,7 +894,9 @@ int run(const cli::Args& args) {
         }
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
-        if (sprt) {
+        // The test stops the match at its decision. A resume whose test decides within the
+        // pairs played before still counts them all, and keeps their games: they were played.
+        if (sprt && !decided) {
             llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
             fmt::print("LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(), sprt->upper());
             const auto d = play::sprt_decision(llr, *sprt);
@@ -902,18 +904,26 @@ int run(const cli::Args& args) {
                 fmt::print("H1 accepted: elo >= {:g}\n", sprt->elo1);
             else if (d == play::SprtDecision::kH0)
                 fmt::print("H0 accepted: elo <= {:g}\n", sprt->elo0);
-            if (d != play::SprtDecision::kNone) decided = d;
+            if (d != play::SprtDecision::kNone) {
+                decided = d;
+                if (i + 1 < first)
+                    fmt::print("SPRT decided at opening {}; the {} played before the resume "
+                               "after it {} counted too\n",
+                               i + 1,
+                               cli::count_text(first - i - 1, "game pair", "game pairs"),
+                               first - i - 1 == 1 ? "is" : "are");
+            }
         }
         std::fflush(stdout);
-        if (decided) break;
+        if (decided && i + 1 >= first) break;
     }
     stop = true;
     abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
     // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match leaves
-    // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings, or whose
-    // test is decided sooner, counts fewer than it holds) and becomes FILE.
+    // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings counts
+    // fewer than it holds; one whose test decides sooner counts them all) and becomes FILE.
     if (journal && !interrupted && lost.empty()) journal->finish(counted_bytes);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
