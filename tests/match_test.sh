@@ -255,14 +255,15 @@ if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
 #   ply limit; B is never asked) and a win for A (B's illegal first move): W=1, D=1. After k
 #   pairs N=2k, X=1.5k, var=0.0625; elo1=100 gives s1=1/(1+10^-0.25)=0.640065, so
 #   LLR = 0.140065 (3k - 2k 1.140065) / 0.125 = 0.8066 k: 2.42 at pair 3, 3.23 at pair 4, the
-#   first above ln(0.95/0.05) = 2.94. The interrupted run has played P >= 6 pairs.
-sprt_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --openings 30 --pgn "$tmp/sp.pdn")
+#   first above ln(0.95/0.05) = 2.94. The interrupted run has played P >= 6 pairs (of 200: it
+#   is stopped long before its end).
+sprt_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --opening-plies 3 --openings 200 --pgn "$tmp/sp.pdn")
 interrupt_when "$tmp/sp.pdn.journal" '^pair ' 6 "$tmp/sp-int.out" "$tmp/sp-int.err" "$dambit" match "${sprt_args[@]}"
 p=$(grep -c '^pair ' "$tmp/sp.pdn.journal")
 run sprt-resume "${sprt_args[@]}" --sprt 'elo0=0 elo1=100'
 if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
    [ "$(grep -A1 '^LLR 3\.23 ' "$tmp/sprt-resume.out" | head -2 | tail -1)" = 'H1 accepted: elo >= 100' ] &&
-   grep -q "^opening 4/30 .*; A +4 =4 -0\$" "$tmp/sprt-resume.out" &&
+   grep -q "^opening 4/200 .*; A +4 =4 -0\$" "$tmp/sprt-resume.out" &&
    grep -q "^SPRT decided at opening 4; the $((p - 4)) game pairs played before the resume after it are counted too\$" "$tmp/sprt-resume.out" &&
    grep -q "^games $((2 * p)), A wins $p, draws $p, B wins 0" "$tmp/sprt-resume.out" &&
    [ "$(grep -c '^\[Event ' "$tmp/sp.pdn")" -eq $((2 * p)) ] && [ ! -e "$tmp/sp.pdn.tmp" ]; then ok; else
