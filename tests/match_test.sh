@@ -216,13 +216,29 @@ run torn "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
    [ -z "$(grep -v 'only their pairs are kept$' "$tmp/torn.err")" ]; then ok; else
   bad resume-torn "status $status: $(cat "$tmp/torn.err")"; fi
-# - a byte of the first pair changed: reported, and every pair played again.
+# - a byte of the first pair changed: reported, and every pair played again. The pair's own
+#   bytes run from 0 to its end in the journal (`pair 1 END ...`), and the bytes after it are
+#   the rest of FILE.tmp (the count said "the K bytes after it" of the pair's own and the rest).
 restore
+end1=$(awk '$1 == "pair" && $2 == 1 { print $3 }' "$tmp/cut.pdn.journal")
+size=$(stat -c %s "$tmp/cut.pdn.tmp")
 sed -i '1s/dambit match/dambit matcH/' "$tmp/cut.pdn.tmp"
 run damaged "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && ! grep -q '^resumed' "$tmp/damaged.out" &&
-   grep -Eq "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening 1 fails its check; it and the [0-9]+ bytes after it are played again\$" "$tmp/damaged.err"; then
+   grep -q "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening 1 fails its check; it ($end1 bytes) and the $((size - end1)) bytes after it are played again\$" "$tmp/damaged.err"; then
   ok; else bad resume-damaged "status $status: $(cat "$tmp/damaged.err")"; fi
+# - the last pair damaged (its last byte changed): its bytes are those after the pair before it,
+#   and nothing follows it (the count said "the N bytes after it" of its own N).
+restore
+last=$(grep -c '^pair ' "$tmp/cut.pdn.journal")
+endp=$(awk -v k=$((last - 1)) '$1 == "pair" && $2 == k { print $3 }' "$tmp/cut.pdn.journal")
+endl=$(awk -v k="$last" '$1 == "pair" && $2 == k { print $3 }' "$tmp/cut.pdn.journal")
+size=$(stat -c %s "$tmp/cut.pdn.tmp")
+printf 'X' | dd of="$tmp/cut.pdn.tmp" bs=1 seek=$((endl - 2)) conv=notrunc 2>/dev/null
+run damaged-last "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && [ "$endl" -eq "$size" ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
+   grep -q "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening $last fails its check; it ($((endl - endp)) bytes) and the 0 bytes after it are played again\$" "$tmp/damaged-last.err"; then
+  ok; else bad resume-damaged-last "status $status, $last pairs: $(cat "$tmp/damaged-last.err")"; fi
 # - a whole line of the journal that cannot be read (not a torn last one): said, and the pairs
 #   from there played again;
 restore
