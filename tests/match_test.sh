@@ -329,6 +329,25 @@ for case in stop hang; do
     bad "interrupted-hub-$case" "status $status after $took s: $(cat "$tmp/int-$case.out" "$tmp/int-$case.err")"; fi
 done
 
+# kill while a Hub engine starts (its handshake may take 10 s and its init 30 s): the wait for its
+# lines looks at the stop flag, so the match ends as any interruption does, within a moment of
+# the signal, not 8 s later when the engine answers (the signal killed dambit outright, status
+# 143, and left FILE.journal and an empty FILE.tmp). No pair finished: the summary of none, the
+# line "interrupted after 0 of 1 openings", exit status 130, neither file, no engine left.
+start=$(date +%s)
+"$dambit" match --b "hub:sleep 8; exec '$dambit' hub" --movetime 20 --openings 1 --pgn "$tmp/ss.pdn" \
+  >"$tmp/ss.out" 2>"$tmp/ss.err" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+status=$? took=$(($(date +%s) - start))
+if [ "$status" -eq 130 ] && [ "$took" -lt 6 ] && grep -q '^games 0, A wins 0, draws 0, B wins 0' "$tmp/ss.out" &&
+   [ "$(cat "$tmp/ss.err")" = "dambit match: interrupted after 0 of 1 openings" ] &&
+   [ ! -e "$tmp/ss.pdn" ] && [ ! -e "$tmp/ss.pdn.tmp" ] && [ ! -e "$tmp/ss.pdn.journal" ] &&
+   ! pgrep -f "sleep 8; exec '$dambit' hub" >/dev/null; then ok; else
+  bad interrupted-handshake "status $status after $took s: $(cat "$tmp/ss.out" "$tmp/ss.err"; ls "$tmp"/ss.pdn*)"; fi
+
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
 run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1

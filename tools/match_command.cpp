@@ -340,7 +340,8 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     if (spec.kind == SideSpec::Kind::kHub) {
         std::unique_ptr<hub::HubContestant<R>> c;
         try {
-            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed, letter);
+            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed, letter,
+                                                        &cli::stop_flag());
         } catch (const play::PlayerFailure& f) {
             throw std::runtime_error(
                 fmt::format("hub engine '{}' did not start: {}", spec.target, f.what()));
@@ -721,6 +722,9 @@ int run(const cli::Args& args) {
     // so that the same command resumes an interrupted match (pdn/journal.hpp).
     std::optional<std::string> pgn;
     if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
+    // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line. From
+    // here on, the start of a Hub engine too (its handshake may take 40 s) looks at the flag.
+    cli::catch_stop_signals();
     std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp and FILE.journal: this match's
     std::unique_ptr<pdn::JournaledPdn> journal;
     std::vector<std::array<play::Game<R>, 2>> resumed;
@@ -743,17 +747,27 @@ int run(const cli::Args& args) {
                         cli::count_text(openings.size(), "opening", "openings"));
     }
 
-    for (auto& slot : slots) {
-        if (slot->a)
-            slot->ca = std::make_unique<play::EngineContestant<R>>(*slot->a, limits, &slot->stats_a,
-                                                                   slot->book_a.get());
-        else
-            slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
-        if (slot->b)
-            slot->cb = std::make_unique<play::EngineContestant<R>>(*slot->b, limits, &slot->stats_b,
-                                                                   slot->book_b.get());
-        else
-            slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
+    // Interrupted while an engine of another program started: no game is played, and the match
+    // ends as an interruption does (the pairs resumed are counted, then the summary).
+    bool started = true;
+    // Its name until it has answered the handshake (external() gives it with the engine's id).
+    if (!engine_a) name_a = "A " + args.get_or("a", "");
+    if (!engine_b) name_b = "B " + args.get_or("b", "");
+    try {
+        for (auto& slot : slots) {
+            if (slot->a)
+                slot->ca = std::make_unique<play::EngineContestant<R>>(
+                    *slot->a, limits, &slot->stats_a, slot->book_a.get());
+            else
+                slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
+            if (slot->b)
+                slot->cb = std::make_unique<play::EngineContestant<R>>(
+                    *slot->b, limits, &slot->stats_b, slot->book_b.get());
+            else
+                slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
+        }
+    } catch (const play::Interrupted&) {
+        started = false;
     }
 
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
@@ -782,13 +796,11 @@ int run(const cli::Args& args) {
     std::mutex mutex;
     std::condition_variable ready;
     std::atomic<std::size_t> next{first};
-    std::atomic<bool> stop{false};
+    std::atomic<bool> stop{!started};  // not started: the workers play nothing
     // Set when the match has its answer (an SPRT decision) or is interrupted: the games under way
     // end before their next move and are thrown away, rather than played out for nothing.
     std::atomic<bool> abandon{false};
     rules.abandon = &abandon;
-    // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line.
-    cli::catch_stop_signals();
     bool interrupted = false;
     std::exception_ptr failure;
     // An engine of another program that could not be started again (play::EngineLost): the
@@ -809,6 +821,11 @@ int run(const cli::Args& args) {
                     results[i] = std::move(r);
                     ready.notify_all();
                 }
+            } catch (const play::Interrupted&) {
+                // Stopped while its Hub engine started again: the main loop sees the signal.
+                const std::lock_guard lock(mutex);
+                stop = true;
+                ready.notify_all();
             } catch (const play::EngineLost& e) {
                 const std::lock_guard lock(mutex);
                 if (lost.empty()) lost = e.what();
@@ -947,7 +964,9 @@ int run(const cli::Args& args) {
             text = play::stats_text(side.stats);
         } else {
             for (const auto& slot : slots) {
-                const std::string one = (a_side ? slot->ca : slot->cb)->spent();
+                const auto& c = a_side ? slot->ca : slot->cb;
+                if (!c) continue;  // interrupted before it started
+                const std::string one = c->spent();
                 if (!one.empty()) text += text.empty() ? one : "; " + one;
             }
         }

@@ -25,6 +25,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Thrown by a contestant told to stop (the match was interrupted) while it waited for its engine
+// to start: no failure of the engine, and no forfeit.
+class Interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 template <class R>
 class Contestant {
 public:

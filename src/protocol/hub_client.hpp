@@ -8,6 +8,8 @@
 // play::PlayerFailure and kills the engine; it is started again for the next game.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -40,9 +42,13 @@ class HubContestant final : public play::Contestant<R> {
 public:
     // `untimed` is sent as `level depth=N` or `level nodes=N` when the game has neither a clock
     // nor a move time; `side` ("B") begins the message of play::EngineLost. Starts the engine at
-    // once; throws play::PlayerFailure when it does not start or answer the handshake.
-    HubContestant(std::string command, const search::Limits& untimed, std::string side = {})
-        : command_(std::move(command)), untimed_(untimed), side_(std::move(side)) {
+    // once; throws play::PlayerFailure when it does not start or answer the handshake. While it
+    // waits for the engine's lines of the handshake (up to 10 s, and 30 s for `init`), here and
+    // when it starts the engine again, it looks at `*stop` every kHubPollMs: once it is set the
+    // engine is killed and play::Interrupted thrown.
+    HubContestant(std::string command, const search::Limits& untimed, std::string side = {},
+                  const std::atomic<bool>* stop = nullptr)
+        : command_(std::move(command)), untimed_(untimed), side_(std::move(side)), stop_(stop) {
         open();
     }
     ~HubContestant() override { close(); }
@@ -159,6 +165,21 @@ private:
         }
     }
 
+    // A line by `deadline` (kTimeout after it), looking at *stop_ every kHubPollMs meanwhile:
+    // once it is set the engine is killed and play::Interrupted thrown.
+    proc::ChildProcess::Read read_by(std::string& text,
+                                     std::chrono::steady_clock::time_point deadline) {
+        for (;;) {
+            if (stop_ && stop_->load()) {
+                close_hard();
+                throw play::Interrupted("interrupted");
+            }
+            const int left = ms_until(deadline);
+            const auto r = read(text, stop_ ? std::min(left, kHubPollMs) : left);
+            if (r != proc::ChildProcess::Read::kTimeout || ms_until(deadline) == 0) return r;
+        }
+    }
+
     // Why the output ended: the engine's exit, as far as it can be told within a moment.
     std::string ended() {
         const std::string how = process_->exit_text(200);
@@ -216,7 +237,7 @@ private:
         // must not restart the clock with every line.
         const auto handshake = deadline_in(kHubHandshakeMs);
         for (;;) {
-            const auto r = read(text, ms_until(handshake));
+            const auto r = read_by(text, handshake);
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'wait' within {} ms of 'hub'", kHubHandshakeMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'wait'");
@@ -265,7 +286,7 @@ private:
         send("init");
         const auto init = deadline_in(kHubInitMs);
         for (;;) {
-            const auto r = read(text, ms_until(init));
+            const auto r = read_by(text, init);
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'ready' within {} ms of 'init'", kHubInitMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'ready'");
@@ -291,6 +312,7 @@ private:
     std::string command_;
     search::Limits untimed_;
     std::string side_;
+    const std::atomic<bool>* stop_ = nullptr;
     std::unique_ptr<proc::ChildProcess> process_;
     std::string id_;
     std::string last_error_;
