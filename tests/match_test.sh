@@ -11,13 +11,14 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "  ${2:0:600}"; fail=$((fail + 1)); }
 
-# A fake Hub engine: the handshake, then what `go` gets is the script's argument.
+# A fake Hub engine: the handshake, then what `go` gets is the script's argument. Its version is
+# 1, or what the file fake.version beside it says.
 cat >"$tmp/fake.sh" <<'SCRIPT'
 #!/usr/bin/env bash
 # fake.sh illegal|crash|hang
 while IFS= read -r line; do
   case "$line" in
-    hub) echo "id name=fake-$1 version=1"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
+    hub) echo "id name=fake-$1 version=$(cat "$(dirname "$0")/fake.version" 2>/dev/null || echo 1)"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
     init) echo ready ;;
     go*)
       case "$1" in
@@ -284,6 +285,24 @@ if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
    grep -q "^games $((2 * p)), A wins $p, draws $p, B wins 0" "$tmp/sprt-resume.out" &&
    [ "$(grep -c '^\[Event ' "$tmp/sp.pdn")" -eq $((2 * p)) ] && [ ! -e "$tmp/sp.pdn.tmp" ]; then ok; else
   bad resume-sprt "status $status, $p pairs: $(cat "$tmp/sprt-resume.out" "$tmp/sprt-resume.err")"; fi
+
+# - the Hub engine upgraded between the runs (its id line says version 2.0, not 1): refused,
+#   naming both versions, as another setting is; the files left as they are. The command line
+#   alone (all the journal kept of it) is the same, and the games of both versions were mixed.
+#   Version 1 again resumes it (with 2 openings, fewer than the 200 of the run stopped: quicker).
+ver_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --opening-plies 3 --openings 200 --pgn "$tmp/ver.pdn")
+interrupt_when "$tmp/ver.pdn.journal" '^pair ' 1 "$tmp/ver-int.out" "$tmp/ver-int.err" "$dambit" match "${ver_args[@]}"
+cp "$tmp/ver.pdn.tmp" "$tmp/ver.saved.tmp"
+echo 2.0 >"$tmp/fake.version"
+run ver "${ver_args[@]}"
+rm "$tmp/fake.version"
+if [ "$status" -eq 2 ] && [ ! -s "$tmp/ver.out" ] && [ "$(wc -l <"$tmp/ver.err")" -eq 1 ] &&
+   grep -q "holds the games of an interrupted match with other settings (b.version=1, now b.version=2.0); the same settings resume it" "$tmp/ver.err" &&
+   cmp -s "$tmp/ver.pdn.tmp" "$tmp/ver.saved.tmp"; then ok; else
+  bad resume-hub-version "status $status: $(cat "$tmp/ver.err")"; fi
+run ver1 "${ver_args[@]:0:6}" --openings 2 --pgn "$tmp/ver.pdn"
+if [ "$status" -eq 0 ] && grep -q "^resumed from $tmp/ver.pdn.tmp: [12] of 2 openings played\$" "$tmp/ver1.out"; then ok; else
+  bad resume-hub-same-version "status $status: $(head -3 "$tmp/ver1.out") $(cat "$tmp/ver1.err")"; fi
 
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line

@@ -442,10 +442,15 @@ std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 
 // grace (it decides forfeits) and the tables (by their folder's absolute path). --concurrency,
 // --sprt and --openings may change between runs: they decide which games are played or counted,
 // not how each one goes; the openings themselves are checked against the games (resumed_pairs).
+//
+// A Hub engine is known by its command and by the name and version its `id` line gives (`ids`: A's
+// and B's, a hub: side's "b.name=N,b.version=V"), so that an engine upgraded between the runs
+// does not mix its games with the old one's.
 template <class R>
 std::string match_settings(const cli::Args& args, const search::Limits& limits,
                            const play::GameRules& rules, int threads, std::size_t hash,
-                           const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b) {
+                           const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b,
+                           const std::array<std::string, 2>& ids) {
     const std::string limit = rules.time.clocked() ? fmt::format("tc={}+{}ms", rules.time.base_ms,
                                                                  rules.time.increment_ms)
                                                    : cli::limits_key(limits);
@@ -458,6 +463,7 @@ std::string match_settings(const cli::Args& args, const search::Limits& limits,
             s += fmt::format(",{}={}:{}", letter,
                              spec->kind == SideSpec::Kind::kHub ? "hub" : "dxp",
                              pdn::journal_value(spec->target));
+            s += ids[spec == &a ? 0 : 1];
             continue;
         }
         const Settings& t = spec->settings;
@@ -726,29 +732,12 @@ int run(const cli::Args& args) {
     // here on, the start of a Hub engine too (its handshake may take 40 s) looks at the flag.
     cli::catch_stop_signals();
     std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp and FILE.journal: this match's
-    std::unique_ptr<pdn::JournaledPdn> journal;
-    std::vector<std::array<play::Game<R>, 2>> resumed;
-    if (pgn) {
-        pgn_lock = cli::lock_tmp("pgn", *pgn);
-        try {
-            journal = std::make_unique<pdn::JournaledPdn>(
-                kMatchJournal, *pgn,
-                match_settings<R>(args, limits, rules, threads, hash, tables, spec_a, spec_b));
-        } catch (const pdn::ResumeRefused& e) {
-            throw cli::UsageError(std::string("--pgn: ") + e.what());
-        }
-        if (!journal->damage().empty()) cli::eprint("dambit match: {}\n", journal->damage());
-        resumed = resumed_pairs<R>(*journal, openings);
-        if (resumed.size() > openings.size())
-            cli::eprint("dambit match: {} holds {}; the match has {} now, and only their pairs "
-                        "are kept\n",
-                        journal->tmp_path(),
-                        cli::count_text(resumed.size(), "game pair", "game pairs"),
-                        cli::count_text(openings.size(), "opening", "openings"));
-    }
-
-    // Interrupted while an engine of another program started: no game is played, and the match
-    // ends as an interruption does (the pairs resumed are counted, then the summary).
+    std::error_code no_tmp;  // set when FILE.tmp is not there before the lock makes it
+    if (pgn) (void)std::filesystem::file_size(*pgn + ".tmp", no_tmp);
+    if (pgn) pgn_lock = cli::lock_tmp("pgn", *pgn);
+    // The engines of other programs start before the journal is read: it records who they say
+    // they are (a Hub engine's id). Interrupted while one of them started, no game is played and
+    // the journal is not opened: the match ends as an interruption does, its files as they were.
     bool started = true;
     // Its name until it has answered the handshake (external() gives it with the engine's id).
     if (!engine_a) name_a = "A " + args.get_or("a", "");
@@ -768,6 +757,35 @@ int run(const cli::Args& args) {
         }
     } catch (const play::Interrupted&) {
         started = false;
+        // The empty FILE.tmp the lock made goes, as the journal's would have.
+        if (pgn && no_tmp) std::remove((*pgn + ".tmp").c_str());
+    }
+    std::array<std::string, 2> ids;
+    for (std::size_t k = 0; k < 2 && started; ++k)
+        if (const auto* hub = dynamic_cast<const hub::HubContestant<R>*>(
+                (k == 0 ? slots[0]->ca : slots[0]->cb).get()))
+            ids[k] = fmt::format(",{0}.name={1},{0}.version={2}", k == 0 ? "a" : "b",
+                                 pdn::journal_value(hub->id_name()),
+                                 pdn::journal_value(hub->id_version()));
+    std::unique_ptr<pdn::JournaledPdn> journal;
+    std::vector<std::array<play::Game<R>, 2>> resumed;
+    if (pgn && started) {
+        try {
+            journal = std::make_unique<pdn::JournaledPdn>(
+                kMatchJournal, *pgn,
+                match_settings<R>(args, limits, rules, threads, hash, tables, spec_a, spec_b,
+                                  ids));
+        } catch (const pdn::ResumeRefused& e) {
+            throw cli::UsageError(std::string("--pgn: ") + e.what());
+        }
+        if (!journal->damage().empty()) cli::eprint("dambit match: {}\n", journal->damage());
+        resumed = resumed_pairs<R>(*journal, openings);
+        if (resumed.size() > openings.size())
+            cli::eprint("dambit match: {} holds {}; the match has {} now, and only their pairs "
+                        "are kept\n",
+                        journal->tmp_path(),
+                        cli::count_text(resumed.size(), "game pair", "game pairs"),
+                        cli::count_text(openings.size(), "opening", "openings"));
     }
 
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
@@ -982,11 +1000,15 @@ int run(const cli::Args& args) {
         fmt::print("SPRT: no decision, LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(),
                    sprt->upper());
     if (interrupted) {
+        std::error_code ec;
         cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
                     openings.size(),
                     journal && journal->size() > 0
                         ? "; their games are in " + journal->tmp_path() +
                               ", and the same command resumes the match"
+                    : !journal && pgn && std::filesystem::file_size(*pgn + ".tmp", ec) > 0 && !ec
+                        ? "; the games of the run before are still in " + *pgn +
+                              ".tmp, and the same command resumes the match"
                         : std::string());
         return 130;
     }

@@ -55,6 +55,9 @@ public:
 
     // The engine's `id` line's name and version ("Scan 3.1"), or empty.
     const std::string& engine_name() const { return id_; }
+    // The same two apart, each empty when the engine does not give it.
+    const std::string& id_name() const { return id_name_; }
+    const std::string& id_version() const { return id_version_; }
 
     void start_game(const Position<R>&, Color, const play::TimeControl&) override {
         if (!process_) {
@@ -254,6 +257,10 @@ private:
                     if (const std::string* v = line.get(key); v && !v->empty())
                         id += id.empty() ? *v : fmt::format(" {}", *v);
                 id_ = id;
+                const std::string* name = line.get("name");
+                const std::string* version = line.get("version");
+                id_name_ = name ? *name : std::string();
+                id_version_ = version ? *version : std::string();
             } else if (line.command == "param") {
                 const std::string* name = line.get("name");
                 if (name && *name == "variant") {
@@ -314,7 +321,7 @@ private:
     std::string side_;
     const std::atomic<bool>* stop_ = nullptr;
     std::unique_ptr<proc::ChildProcess> process_;
-    std::string id_;
+    std::string id_, id_name_, id_version_;
     std::string last_error_;
     int restarts_ = 0;
     int moves_played_ = 0;
