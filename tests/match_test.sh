@@ -367,6 +367,25 @@ if [ "$status" -eq 130 ] && [ "$took" -lt 6 ] && grep -q '^games 0, A wins 0, dr
    ! pgrep -f "sleep 8; exec '$dambit' hub" >/dev/null; then ok; else
   bad interrupted-handshake "status $status after $took s: $(cat "$tmp/ss.out" "$tmp/ss.err"; ls "$tmp"/ss.pdn*)"; fi
 
+# --b-param: a Hub engine's parameters, sent after the handshake and the variant, before `init`
+# (no way to set them: --hash and --threads are dambit's own sides'). dambit's Hub engine declares
+# hash and threads; its input is copied to a log.
+plog="$tmp/param.in"
+run param --b "hub:tee $plog | '$dambit' hub" --b-param hash=32,threads=1 --depth 2 --openings 1
+if [ "$status" -eq 0 ] && [ "$(head -4 "$plog")" = "$(printf 'hub\nset-param name=variant value=russian\nset-param name=hash value=32\nset-param name=threads value=1')" ] &&
+   [ "$(sed -n 5p "$plog")" = init ]; then ok; else bad hub-param "status $status: $(head -6 "$plog") $(cat "$tmp/param.err")"; fi
+# A parameter the engine does not declare: the start fails (exit status 1), naming it and the
+# parameters the engine has (fake.sh: variant alone).
+run param-unknown --b "hub:$tmp/fake.sh illegal" --b-param hash=32 --movetime 20 --openings 1
+if [ "$status" -eq 1 ] && grep -q "did not start: the engine has no parameter 'hash' (its parameters: variant)\$" "$tmp/param-unknown.err"; then ok; else
+  bad hub-param-unknown "status $status: $(cat "$tmp/param-unknown.err")"; fi
+# The parameters are in the journal: a resume with another value is refused, naming both.
+par_args=(--b "hub:'$dambit' hub" --depth 1 --opening-plies 3 --openings 200 --pgn "$tmp/par.pdn")
+interrupt_when "$tmp/par.pdn.journal" '^pair ' 1 "$tmp/par-int.out" "$tmp/par-int.err" "$dambit" match "${par_args[@]}" --b-param hash=32
+run par "${par_args[@]}" --b-param hash=33
+if [ "$status" -eq 2 ] && grep -q "with other settings (b.param.hash=32, now b.param.hash=33)" "$tmp/par.err"; then ok; else
+  bad hub-param-resume "status $status: $(cat "$tmp/par.err")"; fi
+
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
 run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1
@@ -481,6 +500,9 @@ check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
 check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
+check2 param-own "--a-param sets a Hub engine's parameters: it goes with --a hub:'COMMAND'" --a-param hash=1
+check2 param-token "--b-param: bad parameter 'hash' \(want NAME=VALUE\)" --b "hub:$tmp/fake.sh illegal" --b-param hash
+check2 param-variant "--b-param: the parameter 'variant' is the match's" --b "hub:$tmp/fake.sh illegal" --b-param variant=pool
 check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10
 check2 dxp-untimed 'needs --tc or --movetime' --variant international --b dxp:127.0.0.1:1
 check2 two-limits 'at most one of --depth' --tc 1+0 --movetime 10

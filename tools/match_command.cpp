@@ -51,7 +51,7 @@ constexpr const char* kHelp =
     "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
     "         [--threads T] [--hash MB] [--pgn FILE] [--eval E] [--concurrency N]\n"
     "         [--analyse-losses [--analyse-factor F]] [--egtb DIR [--egtb-cache MB]]\n"
-    "         [--book FILE [--book-ply N] [--book-margin M]]\n"
+    "         [--book FILE [--book-ply N] [--book-margin M]] [--a-param P] [--b-param P]\n"
     "\n"
     "Plays A against B. The openings are every position reached after K plies\n"
     "(default 2) from the start position, in move generation order, each distinct position\n"
@@ -89,7 +89,8 @@ constexpr const char* kHelp =
     "                     --threads and --hash)\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
-    "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
+    "                     `level move-time=S`, or `level depth=N` / `level nodes=N`; its\n"
+    "                     parameters come from --a-param / --b-param\n"
     "                     dxp:HOST:PORT: a DXP follower (International only; dambit connects\n"
     "                     and sends GAMEREQ with the --tc base in minutes, rounded up, or with\n"
     "                     --movetime enough minutes for max-plies moves; needs --tc or\n"
@@ -118,7 +119,12 @@ constexpr const char* kHelp =
     "                     default to 0.05): after each pair a line `LLR x.xx [lower, upper]`;\n"
     "                     the match stops when the ratio leaves the bounds, with\n"
     "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`\n"
-    "  --threads T        search threads per engine (default 1)\n"
+    "  --a-param P        a Hub engine's parameters, comma-separated NAME=VALUE\n"
+    "  --b-param P        (e.g. 'hash=64,threads=2'): sent as `set-param name=NAME\n"
+    "                     value=VALUE` before `init`; a name the engine does not declare\n"
+    "                     in its `param` lines ends the match (exit status 1)\n"
+    "  --threads T        search threads per engine of dambit's (default 1; a Hub engine's\n"
+    "                     come from --a-param / --b-param)\n"
     "  --concurrency N    games played at once, each by its own engines (default 1); the\n"
     "                     results are counted and printed in opening order\n"
     "  --analyse-losses   after the match, replay each game a dambit side lost and find the\n"
@@ -126,7 +132,7 @@ constexpr const char* kHelp =
     "                     whether a search of F times the nodes there avoids the fall (a\n"
     "                     search problem) or not (an evaluation problem)\n"
     "  --analyse-factor F the F of --analyse-losses (default 10)\n"
-    "  --hash MB          transposition table per engine (default 16)\n"
+    "  --hash MB          transposition table per engine of dambit's (default 16)\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
@@ -244,7 +250,41 @@ struct SideSpec {
     enum class Kind { kEngine, kHub, kDxp } kind = Kind::kEngine;
     Settings settings;   // kEngine
     std::string target;  // kHub: the command; kDxp: HOST:PORT
+    // kHub: the parameters of --a-param or --b-param, in their order.
+    std::vector<std::pair<std::string, std::string>> params;
 };
+
+// --a-param or --b-param 'NAME=VALUE,...': a Hub engine's parameters (else UsageError naming the
+// token).
+std::vector<std::pair<std::string, std::string>> hub_params(const cli::Args& args,
+                                                            const char* name,
+                                                            const SideSpec& side) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string option = fmt::format("{}-param", name);
+    const auto text = args.get(option);
+    if (!text) return out;
+    if (side.kind != SideSpec::Kind::kHub)
+        throw cli::UsageError(fmt::format(
+            "--{} sets a Hub engine's parameters: it goes with --{} hub:'COMMAND' (dambit's own "
+            "side takes settings in --{})",
+            option, name, name));
+    std::set<std::string, std::less<>> seen;
+    for (const auto& token : notation_detail::split(*text, ',')) {
+        const auto eq = token.find('=');
+        if (eq == std::string_view::npos || eq == 0)
+            throw cli::UsageError(
+                fmt::format("--{}: bad parameter '{}' (want NAME=VALUE)", option, token));
+        std::string key(token.substr(0, eq));
+        if (key == "variant")
+            throw cli::UsageError(fmt::format(
+                "--{}: the parameter 'variant' is the match's (--variant)", option));
+        if (!seen.insert(key).second)
+            throw cli::UsageError(
+                fmt::format("--{}: parameter '{}' given twice in '{}'", option, key, *text));
+        out.emplace_back(std::move(key), std::string(token.substr(eq + 1)));
+    }
+    return out;
+}
 
 SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     SideSpec out;
@@ -267,6 +307,7 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
     } else {
         out.settings = settings(args, name, defaults);
     }
+    out.params = hub_params(args, name, out);
     return out;
 }
 
@@ -341,7 +382,7 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
         std::unique_ptr<hub::HubContestant<R>> c;
         try {
             c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed, letter,
-                                                        &cli::stop_flag());
+                                                        &cli::stop_flag(), spec.params);
         } catch (const play::PlayerFailure& f) {
             throw std::runtime_error(
                 fmt::format("hub engine '{}' did not start: {}", spec.target, f.what()));
@@ -464,6 +505,9 @@ std::string match_settings(const cli::Args& args, const search::Limits& limits,
                              spec->kind == SideSpec::Kind::kHub ? "hub" : "dxp",
                              pdn::journal_value(spec->target));
             s += ids[spec == &a ? 0 : 1];
+            for (const auto& [name, value] : spec->params)
+                s += fmt::format(",{}.param.{}={}", letter, pdn::journal_value(name),
+                                 pdn::journal_value(value));
             continue;
         }
         const Settings& t = spec->settings;
@@ -1037,6 +1081,7 @@ int match_command(int argc, char** argv) {
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",
                           "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval",
+                          "a-param", "b-param",
                           "concurrency", "analyse-factor", "book", "book-ply", "book-margin"},
                          {"help", "analyse-losses"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });

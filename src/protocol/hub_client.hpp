@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -46,9 +47,17 @@ public:
     // waits for the engine's lines of the handshake (up to 10 s, and 30 s for `init`), here and
     // when it starts the engine again, it looks at `*stop` every kHubPollMs: once it is set the
     // engine is killed and play::Interrupted thrown.
+    // `params` (NAME, VALUE) are sent as `set-param name=NAME value=VALUE` after the handshake,
+    // before `init`, each to a parameter the engine declared in a `param` line (else the start
+    // fails, naming the parameters it has).
     HubContestant(std::string command, const search::Limits& untimed, std::string side = {},
-                  const std::atomic<bool>* stop = nullptr)
-        : command_(std::move(command)), untimed_(untimed), side_(std::move(side)), stop_(stop) {
+                  const std::atomic<bool>* stop = nullptr,
+                  std::vector<std::pair<std::string, std::string>> params = {})
+        : command_(std::move(command)),
+          untimed_(untimed),
+          side_(std::move(side)),
+          stop_(stop),
+          params_(std::move(params)) {
         open();
     }
     ~HubContestant() override { close(); }
@@ -235,6 +244,7 @@ private:
         send("hub");
         std::string text;
         std::vector<std::string> offered;  // the variant names the engine lists
+        std::vector<std::string> declared;  // the names of its `param` lines
         bool has_variant = false;
         // One deadline for the whole answer: an engine that keeps talking without its 'wait'
         // must not restart the clock with every line.
@@ -263,6 +273,7 @@ private:
                 id_version_ = version ? *version : std::string();
             } else if (line.command == "param") {
                 const std::string* name = line.get("name");
+                if (name && !name->empty()) declared.push_back(*name);
                 if (name && *name == "variant") {
                     has_variant = true;
                     if (const std::string* values = line.get("values"))
@@ -289,6 +300,15 @@ private:
                 fail(fmt::format("the engine does not play {} (its variants: {})", R::kName, list));
             }
             send(fmt::format("set-param name=variant value={}", chosen));
+        }
+        for (const auto& [name, value] : params_) {
+            if (std::find(declared.begin(), declared.end(), name) == declared.end()) {
+                std::string list;
+                for (const auto& d : declared) list += (list.empty() ? "" : ", ") + d;
+                fail(fmt::format("the engine has no parameter '{}' (its parameters: {})", name,
+                                 list.empty() ? "none" : list));
+            }
+            send(fmt::format("set-param name={} value={}", quote(name), quote(value)));
         }
         send("init");
         const auto init = deadline_in(kHubInitMs);
@@ -320,6 +340,7 @@ private:
     search::Limits untimed_;
     std::string side_;
     const std::atomic<bool>* stop_ = nullptr;
+    std::vector<std::pair<std::string, std::string>> params_;
     std::unique_ptr<proc::ChildProcess> process_;
     std::string id_, id_name_, id_version_;
     std::string last_error_;
