@@ -511,8 +511,10 @@ check2 ballots-unknown "unknown ballots 'chess'" --ballots chess
 printf 'x\tW:Wz9\n' >"$tmp/bad.txt"
 check2 openings-file "line 1 \(x\): .*z9" --openings-file "$tmp/bad.txt"
 # A command that is not an engine: exit 1, one line.
-run nostart --b "hub:$tmp/does-not-exist" --movetime 10
-if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err"; then ok; else
+# With --pgn no file is left: no game was played (the empty FILE.tmp of the lock stayed when the
+# engines started before the journal was opened).
+run nostart --b "hub:$tmp/does-not-exist" --movetime 10 --pgn "$tmp/nostart.pdn"
+if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err" && [ -z "$(ls "$tmp"/nostart.pdn* 2>/dev/null)" ]; then ok; else
   bad nostart "status $status: $(cat "$tmp/nostart.err")"; fi
 # An engine that talks without end but never says 'wait': the 10 s of the handshake are one
 # deadline, not 10 s after each line (with `yes` the match waited for ever). A line every 10 ms:

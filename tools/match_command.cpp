@@ -803,6 +803,10 @@ int run(const cli::Args& args) {
         started = false;
         // The empty FILE.tmp the lock made goes, as the journal's would have.
         if (pgn && no_tmp) std::remove((*pgn + ".tmp").c_str());
+    } catch (...) {
+        // So with an engine that does not start.
+        if (pgn && no_tmp) std::remove((*pgn + ".tmp").c_str());
+        throw;
     }
     std::array<std::string, 2> ids;
     for (std::size_t k = 0; k < 2 && started; ++k)
