@@ -386,6 +386,28 @@ run par "${par_args[@]}" --b-param hash=33
 if [ "$status" -eq 2 ] && grep -q "with other settings (b.param.hash=32, now b.param.hash=33)" "$tmp/par.err"; then ok; else
   bad hub-param-resume "status $status: $(cat "$tmp/par.err")"; fi
 
+# The same while a resumed match's engine starts (its delay read from a file, so that the command
+# stays the same): the journal is not read yet, so the files of the run before stay as they were,
+# and the line says where they are; the same command, the engine quick again, resumes the match.
+echo 0 >"$tmp/delay"
+slow_args=(--b "hub:sleep \$(cat '$tmp/delay'); exec '$dambit' hub" --depth 1 --opening-plies 3 --openings 200 --pgn "$tmp/sr.pdn")
+interrupt_when "$tmp/sr.pdn.journal" '^pair ' 1 "$tmp/sr-int.out" "$tmp/sr-int.err" "$dambit" match "${slow_args[@]}"
+cp "$tmp/sr.pdn.tmp" "$tmp/sr.saved.tmp" && cp "$tmp/sr.pdn.journal" "$tmp/sr.saved.journal"
+echo 8 >"$tmp/delay"
+"$dambit" match "${slow_args[@]}" >"$tmp/sr.out" 2>"$tmp/sr.err" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+status=$?
+echo 0 >"$tmp/delay"
+if [ "$status" -eq 130 ] && cmp -s "$tmp/sr.pdn.tmp" "$tmp/sr.saved.tmp" && cmp -s "$tmp/sr.pdn.journal" "$tmp/sr.saved.journal" &&
+   [ "$(cat "$tmp/sr.err")" = "dambit match: interrupted after 0 of 200 openings; the games of the run before are still in $tmp/sr.pdn.tmp, and the same command resumes the match" ]; then ok; else
+  bad interrupted-handshake-resumed "status $status: $(cat "$tmp/sr.err")"; fi
+run sr2 "${slow_args[@]:0:6}" --openings 1 --pgn "$tmp/sr.pdn"
+if [ "$status" -eq 0 ] && grep -q "^resumed from $tmp/sr.pdn.tmp: 1 of 1 openings played\$" "$tmp/sr2.out"; then ok; else
+  bad interrupted-handshake-resume "status $status: $(head -3 "$tmp/sr2.out") $(cat "$tmp/sr2.err")"; fi
+
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
 run novariant --variant international --b "hub:$tmp/fake.sh illegal" --movetime 20 --openings 1
