@@ -595,9 +595,12 @@ TEST_CASE("data files: blocks, resume after a torn block, and no end block no fi
         const std::string part_path = path + ".p";
         write_bytes(part_path + ".part", bytes.substr(0, bytes.size() - 32));
         learn::DataWriter w(part_path, h, existing);
-        CHECK(w.damage() == "the block at byte 128 fails its check; it and the " +
+        // The damaged count hides the block's length: the message gives the bytes from its start
+        // at 128 to the end of the part file (the file less its end block), and does not call
+        // them the bytes after it (they include it).
+        CHECK(w.damage() == "the block at byte 128 fails its check; it and all after it, " +
                                 std::to_string(bytes.size() - 32 - 128) +
-                                " bytes after it are dropped, and their games played again");
+                                " bytes, are dropped, and their games played again");
         CHECK(w.next_game() == 0);
     }
     std::filesystem::remove(path + ".p.part");

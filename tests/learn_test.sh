@@ -61,7 +61,13 @@ import sys
 with open(sys.argv[1], 'r+b') as f:
     f.seek(128 + 16 + 5); b = f.read(1); f.seek(128 + 16 + 5); f.write(bytes([b[0] ^ 0xFF]))" "$dir/dm.dat.part"
 "$dambit" "${sp[@]}" --out "$dir/dm.dat" > /dev/null 2> "$dir/dm.err"
-if grep -q "^selfplay: $dir/dm.dat.part is damaged: the block at byte 128 fails its check; it and the [0-9]* bytes after it are dropped, and their games played again\$" "$dir/dm.err" &&
+# The block's own bytes and those after it add up to the file from byte 128 (the count said "the
+# K bytes after it" of all of them, the block's own included); the block's are 16 + 32 a record
+# + 8, at least 56.
+sizes=$(sed -En "s/^selfplay: .*dm.dat.part is damaged: the block at byte 128 fails its check; it \(([0-9]+) bytes\) and the ([0-9]+) bytes after it are dropped, and their games played again\$/\1 \2/p" "$dir/dm.err")
+# shellcheck disable=SC2086
+set -- $sizes
+if [ $# -eq 2 ] && [ $(($1 + $2)) -eq $(($(stat -c %s "$dir/one.dat") - 128)) ] && [ $((($1 - 24) % 32)) -eq 0 ] && [ "$1" -ge 56 ] &&
    cmp -s "$dir/dm.dat" "$dir/one.dat"; then ok; else bad "damaged selfplay part: $(cat "$dir/dm.err")"; fi
 # A second run on the output a first run is writing: refused at once (the part file is locked),
 # and the first goes on; before the lock the second resumed the part file under the first and

@@ -110,6 +110,10 @@ TEST_CASE("clocks: a side over its time loses on time", "[match]") {
     CHECK(g.ending == Ending::kForfeit);
     CHECK(g.winner == Color::kWhite);
     CHECK(g.reason == "time");
+    // The move that lost on time is no move played, but Black spent its 60 ms on it.
+    CHECK(g.move_ms.size() == 1);
+    REQUIRE(g.failed_ms.has_value());
+    CHECK(*g.failed_ms >= 60);
 
     // A move time of 5 ms and a grace of 10 ms: an answer after 60 ms is past the wait.
     TimeControl mt;
@@ -127,6 +131,10 @@ TEST_CASE("clocks: a side over its time loses on time", "[match]") {
     CHECK(g.ending == Ending::kForfeit);
     CHECK(g.winner == Color::kBlack);
     CHECK(g.reason == "no answer within 15 ms");
+    // The answer that came too late is no move played, but White spent its 60 ms on it.
+    CHECK(g.move_ms.empty());
+    REQUIRE(g.failed_ms.has_value());
+    CHECK(*g.failed_ms >= 60);
 }
 
 TEST_CASE("each move played is timed; an illegal answer is not a move played", "[match]") {
@@ -159,6 +167,11 @@ TEST_CASE("each move played is timed; an illegal answer is not a move played", "
     CHECK(g.ending == Ending::kForfeit);
     CHECK(g.plies() == 5);  // White's third move, then Black's illegal answer
     CHECK(g.move_ms.size() == 5);
+    // ... but Black spent its 100 ms on it (the side's times left the move that lost out).
+    REQUIRE(g.failed_ms.has_value());
+    CHECK(*g.failed_ms >= 100);
+    // A game played to its end has no such request.
+    CHECK(!play_timed_game<Russian>(start, quick, slow, GameRules{4, {}}).failed_ms);
 }
 
 TEST_CASE("SPRT: the log-likelihood ratio of a hand-worked example", "[match]") {

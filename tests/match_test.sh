@@ -11,13 +11,14 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "  ${2:0:600}"; fail=$((fail + 1)); }
 
-# A fake Hub engine: the handshake, then what `go` gets is the script's argument.
+# A fake Hub engine: the handshake, then what `go` gets is the script's argument. Its version is
+# 1, or what the file fake.version beside it says.
 cat >"$tmp/fake.sh" <<'SCRIPT'
 #!/usr/bin/env bash
 # fake.sh illegal|crash|hang
 while IFS= read -r line; do
   case "$line" in
-    hub) echo "id name=fake-$1 version=1"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
+    hub) echo "id name=fake-$1 version=$(cat "$(dirname "$0")/fake.version" 2>/dev/null || echo 1)"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
     init) echo ready ;;
     go*)
       case "$1" in
@@ -87,9 +88,53 @@ for kind in illegal crash hang; do
      [ "$(grep -c "{forfeit by [A-Za-z]*: $reason}" "$tmp/$kind.pdn")" -eq 4 ]; then ok; else
     bad "fake-$kind" "$(cat "$tmp/$kind.out" "$tmp/$kind.err")"; fi
 done
-# The crashing engine was started again for each game (four games, one start each).
-if grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times$' "$tmp/crash.out"; then ok; else
+# The crashing engine was started again for each game (four games, one start each). It played
+# no move, but each request it crashed on is timed: the times follow.
+if grep -Eq '^B: 0 moves, hub engine .fake-crash 1., restarted 3 times, [0-9.]+ ms/move, longest [0-9]+ ms$' "$tmp/crash.out"; then ok; else
   bad crash-restarts "$(grep '^B:' "$tmp/crash.out")"; fi
+# The move a side forfeits on counts in its times (it was left out: a side that lost on time
+# showed only its moves before). The hanging engine answered none of its four requests, and the
+# harness gave up on each after 320 ms (20 + the grace 300): the mean and the longest are at
+# least 320 ms.
+t=$(grep '^B: 0 moves, ' "$tmp/hang.out" | sed -En 's/.*, ([0-9.]+) ms\/move, longest ([0-9]+) ms$/\1 \2/p')
+# shellcheck disable=SC2086
+set -- $t
+if [ $# -eq 2 ] && awk -v m="$1" -v l="$2" 'BEGIN { exit !(m >= 320 && l >= 320) }'; then ok; else
+  bad hang-times "$(grep '^B:' "$tmp/hang.out")"; fi
+# A Hub engine that cannot be started again ends the match (it made every later game a forfeit
+# win for A, exit status 0, "Elo +inf"). once.sh starts fake.sh crash twice and then exits with
+# status 5 at once. Pair 1: B crashes in each game (the first start, then the restart for game
+# 2); pair 2 game 1 needs a second restart, which fails. So one pair counts (2 games, both A's),
+# the summary is printed, one line names B's engine and why, exit status 1, and FILE.tmp and the
+# journal stay for a resume. The resume (the start count reset: a mended engine) goes on from
+# pair 2 and meets the same end after pair 2; a third run finishes pair 3: 6 games in FILE.
+cat >"$tmp/once.sh" <<SCRIPT
+#!/usr/bin/env bash
+n=\$((\$(cat "$tmp/once.starts" 2>/dev/null || echo 0) + 1))
+echo "\$n" >"$tmp/once.starts"
+[ "\$n" -le 2 ] || exit 5
+exec "$tmp/fake.sh" crash
+SCRIPT
+chmod +x "$tmp/once.sh"
+lost_ok=1
+for round in 1 2 3; do
+  rm -f "$tmp/once.starts"
+  run "lost$round" --b "hub:$tmp/once.sh" --movetime 20 --openings 3 --pgn "$tmp/lost.pdn"
+  out="$tmp/lost$round.out" err="$tmp/lost$round.err"
+  if [ "$round" -lt 3 ]; then
+    [ "$status" -eq 1 ] && grep -q "^games $((2 * round)), A wins $((2 * round)), draws 0, B wins 0" "$out" &&
+      grep -q '^B: 0 moves, hub engine .fake-crash 1., restarted 1 time' "$out" &&
+      [ "$(wc -l <"$err")" -eq 1 ] &&
+      grep -q "^dambit match: error: B: hub engine '$tmp/once.sh' could not be started again: the engine exited with status 5 before 'wait'; the match ends after $round of 3 openings; their games are in $tmp/lost.pdn.tmp, and the same command resumes the match\$" "$err" &&
+      [ -e "$tmp/lost.pdn.tmp" ] && [ -e "$tmp/lost.pdn.journal" ] && [ ! -e "$tmp/lost.pdn" ] || lost_ok=0
+  else
+    [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/lost.pdn")" -eq 6 ] &&
+      grep -q "^resumed from $tmp/lost.pdn.tmp: 2 of 3 openings played\$" "$out" || lost_ok=0
+  fi
+  [ "$round" -eq 1 ] || grep -q "^resumed from $tmp/lost.pdn.tmp: $((round - 1)) of 3 openings played\$" "$out" || lost_ok=0
+  [ "$lost_ok" -eq 1 ] || { bad "hub-not-restarted-$round" "status $status: $(cat "$out" "$err")"; break; }
+done
+[ "$lost_ok" -eq 0 ] || ok
 # No engine process is left behind.
 sleep 0.2
 if ! pgrep -f "$tmp/fake.sh" >/dev/null; then ok; else bad leftover-processes "$(pgrep -af "$tmp/fake.sh")"; fi
@@ -172,13 +217,29 @@ run torn "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
    [ -z "$(grep -v 'only their pairs are kept$' "$tmp/torn.err")" ]; then ok; else
   bad resume-torn "status $status: $(cat "$tmp/torn.err")"; fi
-# - a byte of the first pair changed: reported, and every pair played again.
+# - a byte of the first pair changed: reported, and every pair played again. The pair's own
+#   bytes run from 0 to its end in the journal (`pair 1 END ...`), and the bytes after it are
+#   the rest of FILE.tmp (the count said "the K bytes after it" of the pair's own and the rest).
 restore
+end1=$(awk '$1 == "pair" && $2 == 1 { print $3 }' "$tmp/cut.pdn.journal")
+size=$(stat -c %s "$tmp/cut.pdn.tmp")
 sed -i '1s/dambit match/dambit matcH/' "$tmp/cut.pdn.tmp"
 run damaged "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" && ! grep -q '^resumed' "$tmp/damaged.out" &&
-   grep -Eq "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening 1 fails its check; it and the [0-9]+ bytes after it are played again\$" "$tmp/damaged.err"; then
+   grep -q "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening 1 fails its check; it ($end1 bytes) and the $((size - end1)) bytes after it are played again\$" "$tmp/damaged.err"; then
   ok; else bad resume-damaged "status $status: $(cat "$tmp/damaged.err")"; fi
+# - the last pair damaged (its last byte changed): its bytes are those after the pair before it,
+#   and nothing follows it (the count said "the N bytes after it" of its own N).
+restore
+last=$(grep -c '^pair ' "$tmp/cut.pdn.journal")
+endp=$(awk -v k=$((last - 1)) '$1 == "pair" && $2 == k { print $3 }' "$tmp/cut.pdn.journal")
+endl=$(awk -v k="$last" '$1 == "pair" && $2 == k { print $3 }' "$tmp/cut.pdn.journal")
+size=$(stat -c %s "$tmp/cut.pdn.tmp")
+printf 'X' | dd of="$tmp/cut.pdn.tmp" bs=1 seek=$((endl - 2)) conv=notrunc 2>/dev/null
+run damaged-last "${resume_args[@]}" --openings 6 --pgn "$tmp/cut.pdn"
+if [ "$status" -eq 0 ] && [ "$endl" -eq "$size" ] && cmp -s "$tmp/cut.pdn" "$tmp/ref.pdn" &&
+   grep -q "^dambit match: $tmp/cut.pdn.tmp is damaged: the game pair of opening $last fails its check; it ($((endl - endp)) bytes) and the 0 bytes after it are played again\$" "$tmp/damaged-last.err"; then
+  ok; else bad resume-damaged-last "status $status, $last pairs: $(cat "$tmp/damaged-last.err")"; fi
 # - a whole line of the journal that cannot be read (not a torn last one): said, and the pairs
 #   from there played again;
 restore
@@ -204,6 +265,44 @@ run fewer "${resume_args[@]}" --openings 1 --pgn "$tmp/cut.pdn"
 if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
    grep -Eq "^dambit match: $tmp/cut.pdn.tmp holds [0-9]+ game pairs; the match has 1 opening now, and only their pairs are kept\$" "$tmp/fewer.err"; then
   ok; else bad resume-fewer "status $status: $(cat "$tmp/fewer.err")"; fi
+
+# - --sprt added on a resume, deciding within the pairs played before: they are all counted and
+#   kept (the games after the decision vanished from the PDN without a word). With --max-plies 1
+#   and B the engine that plays illegal moves, each pair is a draw (A's first move reaches the
+#   ply limit; B is never asked) and a win for A (B's illegal first move): W=1, D=1. After k
+#   pairs N=2k, X=1.5k, var=0.0625; elo1=100 gives s1=1/(1+10^-0.25)=0.640065, so
+#   LLR = 0.140065 (3k - 2k 1.140065) / 0.125 = 0.8066 k: 2.42 at pair 3, 3.23 at pair 4, the
+#   first above ln(0.95/0.05) = 2.94. The interrupted run has played P >= 6 pairs (of 200: it
+#   is stopped long before its end).
+sprt_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --opening-plies 3 --openings 200 --pgn "$tmp/sp.pdn")
+interrupt_when "$tmp/sp.pdn.journal" '^pair ' 6 "$tmp/sp-int.out" "$tmp/sp-int.err" "$dambit" match "${sprt_args[@]}"
+p=$(grep -c '^pair ' "$tmp/sp.pdn.journal")
+run sprt-resume "${sprt_args[@]}" --sprt 'elo0=0 elo1=100'
+if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
+   [ "$(grep -A1 '^LLR 3\.23 ' "$tmp/sprt-resume.out" | head -2 | tail -1)" = 'H1 accepted: elo >= 100' ] &&
+   grep -q "^opening 4/200 .*; A +4 =4 -0\$" "$tmp/sprt-resume.out" &&
+   grep -q "^SPRT decided at opening 4; the $((p - 4)) game pairs played before the resume after it are counted too\$" "$tmp/sprt-resume.out" &&
+   grep -q "^games $((2 * p)), A wins $p, draws $p, B wins 0" "$tmp/sprt-resume.out" &&
+   [ "$(grep -c '^\[Event ' "$tmp/sp.pdn")" -eq $((2 * p)) ] && [ ! -e "$tmp/sp.pdn.tmp" ]; then ok; else
+  bad resume-sprt "status $status, $p pairs: $(cat "$tmp/sprt-resume.out" "$tmp/sprt-resume.err")"; fi
+
+# - the Hub engine upgraded between the runs (its id line says version 2.0, not 1): refused,
+#   naming both versions, as another setting is; the files left as they are. The command line
+#   alone (all the journal kept of it) is the same, and the games of both versions were mixed.
+#   Version 1 again resumes it (with 2 openings, fewer than the 200 of the run stopped: quicker).
+ver_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --opening-plies 3 --openings 200 --pgn "$tmp/ver.pdn")
+interrupt_when "$tmp/ver.pdn.journal" '^pair ' 1 "$tmp/ver-int.out" "$tmp/ver-int.err" "$dambit" match "${ver_args[@]}"
+cp "$tmp/ver.pdn.tmp" "$tmp/ver.saved.tmp"
+echo 2.0 >"$tmp/fake.version"
+run ver "${ver_args[@]}"
+rm "$tmp/fake.version"
+if [ "$status" -eq 2 ] && [ ! -s "$tmp/ver.out" ] && [ "$(wc -l <"$tmp/ver.err")" -eq 1 ] &&
+   grep -q "holds the games of an interrupted match with other settings (b.version=1, now b.version=2.0); the same settings resume it" "$tmp/ver.err" &&
+   cmp -s "$tmp/ver.pdn.tmp" "$tmp/ver.saved.tmp"; then ok; else
+  bad resume-hub-version "status $status: $(cat "$tmp/ver.err")"; fi
+run ver1 "${ver_args[@]:0:6}" --openings 2 --pgn "$tmp/ver.pdn"
+if [ "$status" -eq 0 ] && grep -q "^resumed from $tmp/ver.pdn.tmp: [12] of 2 openings played\$" "$tmp/ver1.out"; then ok; else
+  bad resume-hub-same-version "status $status: $(head -3 "$tmp/ver1.out") $(cat "$tmp/ver1.err")"; fi
 
 # Ctrl-C stops the searches under way too: with 20 s a move, the match ends within a few seconds
 # of the signal (it waited for the move under way, up to 20 s). No game finished: the Elo line
@@ -248,6 +347,66 @@ for case in stop hang; do
      { [ "$case" = hang ] || grep -q '^A: 1 move, ' "$tmp/int-$case.out"; }; then ok; else
     bad "interrupted-hub-$case" "status $status after $took s: $(cat "$tmp/int-$case.out" "$tmp/int-$case.err")"; fi
 done
+
+# kill while a Hub engine starts (its handshake may take 10 s and its init 30 s): the wait for its
+# lines looks at the stop flag, so the match ends as any interruption does, within a moment of
+# the signal, not 8 s later when the engine answers (the signal killed dambit outright, status
+# 143, and left FILE.journal and an empty FILE.tmp). No pair finished: the summary of none, the
+# line "interrupted after 0 of 1 openings", exit status 130, neither file, no engine left.
+start=$(date +%s)
+"$dambit" match --b "hub:sleep 8; exec '$dambit' hub" --movetime 20 --openings 1 --pgn "$tmp/ss.pdn" \
+  >"$tmp/ss.out" 2>"$tmp/ss.err" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+status=$? took=$(($(date +%s) - start))
+if [ "$status" -eq 130 ] && [ "$took" -lt 6 ] && grep -q '^games 0, A wins 0, draws 0, B wins 0' "$tmp/ss.out" &&
+   [ "$(cat "$tmp/ss.err")" = "dambit match: interrupted after 0 of 1 openings" ] &&
+   [ ! -e "$tmp/ss.pdn" ] && [ ! -e "$tmp/ss.pdn.tmp" ] && [ ! -e "$tmp/ss.pdn.journal" ] &&
+   ! pgrep -f "sleep 8; exec '$dambit' hub" >/dev/null; then ok; else
+  bad interrupted-handshake "status $status after $took s: $(cat "$tmp/ss.out" "$tmp/ss.err"; ls "$tmp"/ss.pdn*)"; fi
+
+# --b-param: a Hub engine's parameters, sent after the handshake and the variant, before `init`
+# (no way to set them: --hash and --threads are dambit's own sides'). dambit's Hub engine declares
+# hash and threads; its input is copied to a log.
+plog="$tmp/param.in"
+run param --b "hub:tee $plog | '$dambit' hub" --b-param hash=32,threads=1 --depth 2 --openings 1
+if [ "$status" -eq 0 ] && [ "$(head -4 "$plog")" = "$(printf 'hub\nset-param name=variant value=russian\nset-param name=hash value=32\nset-param name=threads value=1')" ] &&
+   [ "$(sed -n 5p "$plog")" = init ]; then ok; else bad hub-param "status $status: $(head -6 "$plog") $(cat "$tmp/param.err")"; fi
+# A parameter the engine does not declare: the start fails (exit status 1), naming it and the
+# parameters the engine has (fake.sh: variant alone).
+run param-unknown --b "hub:$tmp/fake.sh illegal" --b-param hash=32 --movetime 20 --openings 1
+if [ "$status" -eq 1 ] && grep -q "did not start: the engine has no parameter 'hash' (its parameters: variant)\$" "$tmp/param-unknown.err"; then ok; else
+  bad hub-param-unknown "status $status: $(cat "$tmp/param-unknown.err")"; fi
+# The parameters are in the journal: a resume with another value is refused, naming both.
+par_args=(--b "hub:'$dambit' hub" --depth 1 --opening-plies 3 --openings 200 --pgn "$tmp/par.pdn")
+interrupt_when "$tmp/par.pdn.journal" '^pair ' 1 "$tmp/par-int.out" "$tmp/par-int.err" "$dambit" match "${par_args[@]}" --b-param hash=32
+run par "${par_args[@]}" --b-param hash=33
+if [ "$status" -eq 2 ] && grep -q "with other settings (b.param.hash=32, now b.param.hash=33)" "$tmp/par.err"; then ok; else
+  bad hub-param-resume "status $status: $(cat "$tmp/par.err")"; fi
+
+# The same while a resumed match's engine starts (its delay read from a file, so that the command
+# stays the same): the journal is not read yet, so the files of the run before stay as they were,
+# and the line says where they are; the same command, the engine quick again, resumes the match.
+echo 0 >"$tmp/delay"
+slow_args=(--b "hub:sleep \$(cat '$tmp/delay'); exec '$dambit' hub" --depth 1 --opening-plies 3 --openings 200 --pgn "$tmp/sr.pdn")
+interrupt_when "$tmp/sr.pdn.journal" '^pair ' 1 "$tmp/sr-int.out" "$tmp/sr-int.err" "$dambit" match "${slow_args[@]}"
+cp "$tmp/sr.pdn.tmp" "$tmp/sr.saved.tmp" && cp "$tmp/sr.pdn.journal" "$tmp/sr.saved.journal"
+echo 8 >"$tmp/delay"
+"$dambit" match "${slow_args[@]}" >"$tmp/sr.out" 2>"$tmp/sr.err" &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+status=$?
+echo 0 >"$tmp/delay"
+if [ "$status" -eq 130 ] && cmp -s "$tmp/sr.pdn.tmp" "$tmp/sr.saved.tmp" && cmp -s "$tmp/sr.pdn.journal" "$tmp/sr.saved.journal" &&
+   [ "$(cat "$tmp/sr.err")" = "dambit match: interrupted after 0 of 200 openings; the games of the run before are still in $tmp/sr.pdn.tmp, and the same command resumes the match" ]; then ok; else
+  bad interrupted-handshake-resumed "status $status: $(cat "$tmp/sr.err")"; fi
+run sr2 "${slow_args[@]:0:6}" --openings 1 --pgn "$tmp/sr.pdn"
+if [ "$status" -eq 0 ] && grep -q "^resumed from $tmp/sr.pdn.tmp: 1 of 1 openings played\$" "$tmp/sr2.out"; then ok; else
+  bad interrupted-handshake-resume "status $status: $(head -3 "$tmp/sr2.out") $(cat "$tmp/sr2.err")"; fi
 
 # A Hub engine whose variants (fake.sh lists russian alone) do not include the match's fails its
 # handshake: the match ends at once, exit status 1, naming them (it played the games, forfeited).
@@ -318,7 +477,7 @@ server.bind(("127.0.0.1", 0))
 server.listen(1)
 print(server.getsockname()[1], flush=True)
 server.settimeout(30)
-for _ in range(4):
+for _ in range(int(sys.argv[1])):
     conn, _ = server.accept()
     data = b""
     while b"\0" not in data:
@@ -329,12 +488,25 @@ for _ in range(4):
     conn.sendall(b"A" + b"fake".ljust(32) + b"0\0")
     conn.close()
 SCRIPT
-timeout 60 python3 "$tmp/drop.py" >"$tmp/drop.port" &
+timeout 60 python3 "$tmp/drop.py" 4 >"$tmp/drop.port" &
 for _ in $(seq 50); do [ -s "$tmp/drop.port" ] && break; sleep 0.1; done
 run dxp-drop --variant international --b "dxp:127.0.0.1:$(cat "$tmp/drop.port")" --movetime 20 --openings 2
 if [ "$status" -eq 0 ] && [ "$(grep -c 'forfeit by Black: .*1 plies), B-A 0-1 (forfeit by White: ' "$tmp/dxp-drop.out")" -eq 2 ] &&
    grep -q '^forfeits: A 0, B 4$' "$tmp/dxp-drop.out" && grep -q 'connected again 3 times' "$tmp/dxp-drop.out"; then ok; else
   bad dxp-drop "$(cat "$tmp/dxp-drop.out" "$tmp/dxp-drop.err")"; fi
+wait
+# A follower that cannot be connected to again ends the match (every later game was a forfeit,
+# exit status 0). drop.py 2 takes two connections and exits: game 1 (pair 1) and game 2 are
+# forfeited by the dropped connection; game 3 (pair 2) connects to no one (or, should it come
+# before drop.py has closed its socket, is one more forfeit and game 4 connects to no one). So
+# one pair counts, and the match ends with exit status 1 and a line naming the follower.
+timeout 60 python3 "$tmp/drop.py" 2 >"$tmp/drop2.port" &
+for _ in $(seq 50); do [ -s "$tmp/drop2.port" ] && break; sleep 0.1; done
+dport=$(cat "$tmp/drop2.port")
+run dxp-lost --variant international --b "dxp:127.0.0.1:$dport" --movetime 20 --openings 3
+if [ "$status" -eq 1 ] && grep -q '^games 2, A wins 2, draws 0, B wins 0' "$tmp/dxp-lost.out" &&
+   grep -q "^dambit match: error: B: DXP follower '127.0.0.1:$dport' could not be connected to again: .*; the match ends after 1 of 3 openings\$" "$tmp/dxp-lost.err"; then ok; else
+  bad dxp-lost "status $status: $(cat "$tmp/dxp-lost.out" "$tmp/dxp-lost.err")"; fi
 wait
 
 # Bad inputs: exit 2, one line naming the token.
@@ -350,6 +522,9 @@ check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
 check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
+check2 param-own "--a-param sets a Hub engine's parameters: it goes with --a hub:'COMMAND'" --a-param hash=1
+check2 param-token "--b-param: bad parameter 'hash' \(want NAME=VALUE\)" --b "hub:$tmp/fake.sh illegal" --b-param hash
+check2 param-variant "--b-param: the parameter 'variant' is the match's" --b "hub:$tmp/fake.sh illegal" --b-param variant=pool
 check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10
 check2 dxp-untimed 'needs --tc or --movetime' --variant international --b dxp:127.0.0.1:1
 check2 two-limits 'at most one of --depth' --tc 1+0 --movetime 10
@@ -358,8 +533,10 @@ check2 ballots-unknown "unknown ballots 'chess'" --ballots chess
 printf 'x\tW:Wz9\n' >"$tmp/bad.txt"
 check2 openings-file "line 1 \(x\): .*z9" --openings-file "$tmp/bad.txt"
 # A command that is not an engine: exit 1, one line.
-run nostart --b "hub:$tmp/does-not-exist" --movetime 10
-if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err"; then ok; else
+# With --pgn no file is left: no game was played (the empty FILE.tmp of the lock stayed when the
+# engines started before the journal was opened).
+run nostart --b "hub:$tmp/does-not-exist" --movetime 10 --pgn "$tmp/nostart.pdn"
+if [ "$status" -eq 1 ] && grep -q "did not start" "$tmp/nostart.err" && [ -z "$(ls "$tmp"/nostart.pdn* 2>/dev/null)" ]; then ok; else
   bad nostart "status $status: $(cat "$tmp/nostart.err")"; fi
 # An engine that talks without end but never says 'wait': the 10 s of the handshake are one
 # deadline, not 10 s after each line (with `yes` the match waited for ever). A line every 10 ms:

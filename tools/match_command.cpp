@@ -51,7 +51,7 @@ constexpr const char* kHelp =
     "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
     "         [--threads T] [--hash MB] [--pgn FILE] [--eval E] [--concurrency N]\n"
     "         [--analyse-losses [--analyse-factor F]] [--egtb DIR [--egtb-cache MB]]\n"
-    "         [--book FILE [--book-ply N] [--book-margin M]]\n"
+    "         [--book FILE [--book-ply N] [--book-margin M]] [--a-param P] [--b-param P]\n"
     "\n"
     "Plays A against B. The openings are every position reached after K plies\n"
     "(default 2) from the start position, in move generation order, each distinct position\n"
@@ -89,7 +89,8 @@ constexpr const char* kHelp =
     "                     --threads and --hash)\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
-    "                     `level move-time=S`, or `level depth=N` / `level nodes=N`\n"
+    "                     `level move-time=S`, or `level depth=N` / `level nodes=N`; its\n"
+    "                     parameters come from --a-param / --b-param\n"
     "                     dxp:HOST:PORT: a DXP follower (International only; dambit connects\n"
     "                     and sends GAMEREQ with the --tc base in minutes, rounded up, or with\n"
     "                     --movetime enough minutes for max-plies moves; needs --tc or\n"
@@ -118,7 +119,12 @@ constexpr const char* kHelp =
     "                     default to 0.05): after each pair a line `LLR x.xx [lower, upper]`;\n"
     "                     the match stops when the ratio leaves the bounds, with\n"
     "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`\n"
-    "  --threads T        search threads per engine (default 1)\n"
+    "  --a-param P        a Hub engine's parameters, comma-separated NAME=VALUE\n"
+    "  --b-param P        (e.g. 'hash=64,threads=2'): sent as `set-param name=NAME\n"
+    "                     value=VALUE` before `init`; a name the engine does not declare\n"
+    "                     in its `param` lines ends the match (exit status 1)\n"
+    "  --threads T        search threads per engine of dambit's (default 1; a Hub engine's\n"
+    "                     come from --a-param / --b-param)\n"
     "  --concurrency N    games played at once, each by its own engines (default 1); the\n"
     "                     results are counted and printed in opening order\n"
     "  --analyse-losses   after the match, replay each game a dambit side lost and find the\n"
@@ -126,7 +132,7 @@ constexpr const char* kHelp =
     "                     whether a search of F times the nodes there avoids the fall (a\n"
     "                     search problem) or not (an evaluation problem)\n"
     "  --analyse-factor F the F of --analyse-losses (default 10)\n"
-    "  --hash MB          transposition table per engine (default 16)\n"
+    "  --hash MB          transposition table per engine of dambit's (default 16)\n"
     DAMBIT_TABLES_HELP
     DAMBIT_EVAL_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
@@ -244,7 +250,41 @@ struct SideSpec {
     enum class Kind { kEngine, kHub, kDxp } kind = Kind::kEngine;
     Settings settings;   // kEngine
     std::string target;  // kHub: the command; kDxp: HOST:PORT
+    // kHub: the parameters of --a-param or --b-param, in their order.
+    std::vector<std::pair<std::string, std::string>> params;
 };
+
+// --a-param or --b-param 'NAME=VALUE,...': a Hub engine's parameters (else UsageError naming the
+// token).
+std::vector<std::pair<std::string, std::string>> hub_params(const cli::Args& args,
+                                                            const char* name,
+                                                            const SideSpec& side) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string option = fmt::format("{}-param", name);
+    const auto text = args.get(option);
+    if (!text) return out;
+    if (side.kind != SideSpec::Kind::kHub)
+        throw cli::UsageError(fmt::format(
+            "--{} sets a Hub engine's parameters: it goes with --{} hub:'COMMAND' (dambit's own "
+            "side takes settings in --{})",
+            option, name, name));
+    std::set<std::string, std::less<>> seen;
+    for (const auto& token : notation_detail::split(*text, ',')) {
+        const auto eq = token.find('=');
+        if (eq == std::string_view::npos || eq == 0)
+            throw cli::UsageError(
+                fmt::format("--{}: bad parameter '{}' (want NAME=VALUE)", option, token));
+        std::string key(token.substr(0, eq));
+        if (key == "variant")
+            throw cli::UsageError(fmt::format(
+                "--{}: the parameter 'variant' is the match's (--variant)", option));
+        if (!seen.insert(key).second)
+            throw cli::UsageError(
+                fmt::format("--{}: parameter '{}' given twice in '{}'", option, key, *text));
+        out.emplace_back(std::move(key), std::string(token.substr(eq + 1)));
+    }
+    return out;
+}
 
 SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning& defaults) {
     SideSpec out;
@@ -267,6 +307,7 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
     } else {
         out.settings = settings(args, name, defaults);
     }
+    out.params = hub_params(args, name, out);
     return out;
 }
 
@@ -340,7 +381,8 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     if (spec.kind == SideSpec::Kind::kHub) {
         std::unique_ptr<hub::HubContestant<R>> c;
         try {
-            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed);
+            c = std::make_unique<hub::HubContestant<R>>(spec.target, untimed, letter,
+                                                        &cli::stop_flag(), spec.params);
         } catch (const play::PlayerFailure& f) {
             throw std::runtime_error(
                 fmt::format("hub engine '{}' did not start: {}", spec.target, f.what()));
@@ -352,7 +394,7 @@ std::unique_ptr<play::Contestant<R>> external(const SideSpec& spec, const char* 
     if constexpr (std::is_same_v<R, International>) {
         std::unique_ptr<dxp::DxpContestant> c;
         try {
-            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies);
+            c = std::make_unique<dxp::DxpContestant>(spec.target, max_plies, letter);
         } catch (const std::exception& e) {
             throw std::runtime_error(fmt::format("DXP peer '{}': {}", spec.target, e.what()));
         }
@@ -441,10 +483,15 @@ std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 
 // grace (it decides forfeits) and the tables (by their folder's absolute path). --concurrency,
 // --sprt and --openings may change between runs: they decide which games are played or counted,
 // not how each one goes; the openings themselves are checked against the games (resumed_pairs).
+//
+// A Hub engine is known by its command and by the name and version its `id` line gives (`ids`: A's
+// and B's, a hub: side's "b.name=N,b.version=V"), so that an engine upgraded between the runs
+// does not mix its games with the old one's.
 template <class R>
 std::string match_settings(const cli::Args& args, const search::Limits& limits,
                            const play::GameRules& rules, int threads, std::size_t hash,
-                           const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b) {
+                           const cli::TablesOption& tables, const SideSpec& a, const SideSpec& b,
+                           const std::array<std::string, 2>& ids) {
     const std::string limit = rules.time.clocked() ? fmt::format("tc={}+{}ms", rules.time.base_ms,
                                                                  rules.time.increment_ms)
                                                    : cli::limits_key(limits);
@@ -457,6 +504,10 @@ std::string match_settings(const cli::Args& args, const search::Limits& limits,
             s += fmt::format(",{}={}:{}", letter,
                              spec->kind == SideSpec::Kind::kHub ? "hub" : "dxp",
                              pdn::journal_value(spec->target));
+            s += ids[spec == &a ? 0 : 1];
+            for (const auto& [name, value] : spec->params)
+                s += fmt::format(",{}.param.{}={}", letter, pdn::journal_value(name),
+                                 pdn::journal_value(value));
             continue;
         }
         const Settings& t = spec->settings;
@@ -721,15 +772,57 @@ int run(const cli::Args& args) {
     // so that the same command resumes an interrupted match (pdn/journal.hpp).
     std::optional<std::string> pgn;
     if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
+    // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line. From
+    // here on, the start of a Hub engine too (its handshake may take 40 s) looks at the flag.
+    cli::catch_stop_signals();
     std::unique_ptr<file_io::ExclusiveLock> pgn_lock;  // FILE.tmp and FILE.journal: this match's
+    std::error_code no_tmp;  // set when FILE.tmp is not there before the lock makes it
+    if (pgn) (void)std::filesystem::file_size(*pgn + ".tmp", no_tmp);
+    if (pgn) pgn_lock = cli::lock_tmp("pgn", *pgn);
+    // The engines of other programs start before the journal is read: it records who they say
+    // they are (a Hub engine's id). Interrupted while one of them started, no game is played and
+    // the journal is not opened: the match ends as an interruption does, its files as they were.
+    bool started = true;
+    // Its name until it has answered the handshake (external() gives it with the engine's id).
+    if (!engine_a) name_a = "A " + args.get_or("a", "");
+    if (!engine_b) name_b = "B " + args.get_or("b", "");
+    try {
+        for (auto& slot : slots) {
+            if (slot->a)
+                slot->ca = std::make_unique<play::EngineContestant<R>>(
+                    *slot->a, limits, &slot->stats_a, slot->book_a.get());
+            else
+                slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
+            if (slot->b)
+                slot->cb = std::make_unique<play::EngineContestant<R>>(
+                    *slot->b, limits, &slot->stats_b, slot->book_b.get());
+            else
+                slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
+        }
+    } catch (const play::Interrupted&) {
+        started = false;
+        // The empty FILE.tmp the lock made goes, as the journal's would have.
+        if (pgn && no_tmp) std::remove((*pgn + ".tmp").c_str());
+    } catch (...) {
+        // So with an engine that does not start.
+        if (pgn && no_tmp) std::remove((*pgn + ".tmp").c_str());
+        throw;
+    }
+    std::array<std::string, 2> ids;
+    for (std::size_t k = 0; k < 2 && started; ++k)
+        if (const auto* hub = dynamic_cast<const hub::HubContestant<R>*>(
+                (k == 0 ? slots[0]->ca : slots[0]->cb).get()))
+            ids[k] = fmt::format(",{0}.name={1},{0}.version={2}", k == 0 ? "a" : "b",
+                                 pdn::journal_value(hub->id_name()),
+                                 pdn::journal_value(hub->id_version()));
     std::unique_ptr<pdn::JournaledPdn> journal;
     std::vector<std::array<play::Game<R>, 2>> resumed;
-    if (pgn) {
-        pgn_lock = cli::lock_tmp("pgn", *pgn);
+    if (pgn && started) {
         try {
             journal = std::make_unique<pdn::JournaledPdn>(
                 kMatchJournal, *pgn,
-                match_settings<R>(args, limits, rules, threads, hash, tables, spec_a, spec_b));
+                match_settings<R>(args, limits, rules, threads, hash, tables, spec_a, spec_b,
+                                  ids));
         } catch (const pdn::ResumeRefused& e) {
             throw cli::UsageError(std::string("--pgn: ") + e.what());
         }
@@ -741,19 +834,6 @@ int run(const cli::Args& args) {
                         journal->tmp_path(),
                         cli::count_text(resumed.size(), "game pair", "game pairs"),
                         cli::count_text(openings.size(), "opening", "openings"));
-    }
-
-    for (auto& slot : slots) {
-        if (slot->a)
-            slot->ca = std::make_unique<play::EngineContestant<R>>(*slot->a, limits, &slot->stats_a,
-                                                                   slot->book_a.get());
-        else
-            slot->ca = external<R>(spec_a, "A", limits, rules.max_plies, name_a);
-        if (slot->b)
-            slot->cb = std::make_unique<play::EngineContestant<R>>(*slot->b, limits, &slot->stats_b,
-                                                                   slot->book_b.get());
-        else
-            slot->cb = external<R>(spec_b, "B", limits, rules.max_plies, name_b);
     }
 
     const std::string event = "dambit match " + std::string(R::kName) + ", " + limit_text;
@@ -782,15 +862,16 @@ int run(const cli::Args& args) {
     std::mutex mutex;
     std::condition_variable ready;
     std::atomic<std::size_t> next{first};
-    std::atomic<bool> stop{false};
+    std::atomic<bool> stop{!started};  // not started: the workers play nothing
     // Set when the match has its answer (an SPRT decision) or is interrupted: the games under way
     // end before their next move and are thrown away, rather than played out for nothing.
     std::atomic<bool> abandon{false};
     rules.abandon = &abandon;
-    // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line.
-    cli::catch_stop_signals();
     bool interrupted = false;
     std::exception_ptr failure;
+    // An engine of another program that could not be started again (play::EngineLost): the
+    // match ends as an interruption does, its pairs kept for a resume, but with exit status 1.
+    std::string lost;
     std::vector<std::thread> workers;
     for (auto& slot : slots)
         workers.emplace_back([&, s = slot.get()] {
@@ -806,6 +887,16 @@ int run(const cli::Args& args) {
                     results[i] = std::move(r);
                     ready.notify_all();
                 }
+            } catch (const play::Interrupted&) {
+                // Stopped while its Hub engine started again: the main loop sees the signal.
+                const std::lock_guard lock(mutex);
+                stop = true;
+                ready.notify_all();
+            } catch (const play::EngineLost& e) {
+                const std::lock_guard lock(mutex);
+                if (lost.empty()) lost = e.what();
+                stop = true;
+                ready.notify_all();
             } catch (...) {
                 const std::lock_guard lock(mutex);
                 if (!failure) failure = std::current_exception();
@@ -825,12 +916,14 @@ int run(const cli::Args& args) {
         PairResult result;
         {
             std::unique_lock lock(mutex);
-            while (!ready.wait_for(lock, std::chrono::milliseconds(50),
-                                   [&] { return results[i].has_value() || failure; }))
+            while (!ready.wait_for(lock, std::chrono::milliseconds(50), [&] {
+                return results[i].has_value() || failure || !lost.empty();
+            }))
                 if (cli::stop_requested()) break;
-            if (failure) break;
+            // A pair finished before a failure elsewhere is counted (another slot's engine that
+            // could not be started again does not undo it).
             if (!results[i]) {
-                interrupted = true;
+                interrupted = !failure && lost.empty();
                 break;
             }
             result = std::move(*results[i]);
@@ -857,6 +950,9 @@ int run(const cli::Args& args) {
                 result.spent[mover == colour_a ? 0 : 1].times.add(ms);
                 mover = ~mover;
             }
+            // The request a side forfeited on is timed too: the side to move after the moves
+            // played took it (the loser).
+            if (game.failed_ms) result.spent[mover == colour_a ? 0 : 1].times.add(*game.failed_ms);
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
                                 game.result_text(), game.ending_text(), game.plies());
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
@@ -881,7 +977,9 @@ int run(const cli::Args& args) {
         }
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
-        if (sprt) {
+        // The test stops the match at its decision. A resume whose test decides within the
+        // pairs played before still counts them all, and keeps their games: they were played.
+        if (sprt && !decided) {
             llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
             fmt::print("LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(), sprt->upper());
             const auto d = play::sprt_decision(llr, *sprt);
@@ -889,19 +987,27 @@ int run(const cli::Args& args) {
                 fmt::print("H1 accepted: elo >= {:g}\n", sprt->elo1);
             else if (d == play::SprtDecision::kH0)
                 fmt::print("H0 accepted: elo <= {:g}\n", sprt->elo0);
-            if (d != play::SprtDecision::kNone) decided = d;
+            if (d != play::SprtDecision::kNone) {
+                decided = d;
+                if (i + 1 < first)
+                    fmt::print("SPRT decided at opening {}; the {} played before the resume "
+                               "after it {} counted too\n",
+                               i + 1,
+                               cli::count_text(first - i - 1, "game pair", "game pairs"),
+                               first - i - 1 == 1 ? "is" : "are");
+            }
         }
         std::fflush(stdout);
-        if (decided) break;
+        if (decided && i + 1 >= first) break;
     }
     stop = true;
     abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
     if (failure) std::rethrow_exception(failure);
     // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match leaves
-    // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings, or whose
-    // test is decided sooner, counts fewer than it holds) and becomes FILE.
-    if (journal && !interrupted) journal->finish(counted_bytes);
+    // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings counts
+    // fewer than it holds; one whose test decides sooner counts them all) and becomes FILE.
+    if (journal && !interrupted && lost.empty()) journal->finish(counted_bytes);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -924,7 +1030,9 @@ int run(const cli::Args& args) {
             text = play::stats_text(side.stats);
         } else {
             for (const auto& slot : slots) {
-                const std::string one = (a_side ? slot->ca : slot->cb)->spent();
+                const auto& c = a_side ? slot->ca : slot->cb;
+                if (!c) continue;  // interrupted before it started
+                const std::string one = c->spent();
                 if (!one.empty()) text += text.empty() ? one : "; " + one;
             }
         }
@@ -940,13 +1048,26 @@ int run(const cli::Args& args) {
         fmt::print("SPRT: no decision, LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(),
                    sprt->upper());
     if (interrupted) {
+        std::error_code ec;
         cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
                     openings.size(),
                     journal && journal->size() > 0
                         ? "; their games are in " + journal->tmp_path() +
                               ", and the same command resumes the match"
+                    : !journal && pgn && std::filesystem::file_size(*pgn + ".tmp", ec) > 0 && !ec
+                        ? "; the games of the run before are still in " + *pgn +
+                              ".tmp, and the same command resumes the match"
                         : std::string());
         return 130;
+    }
+    if (!lost.empty()) {
+        cli::eprint("dambit match: error: {}; the match ends after {} of {} openings{}\n", lost,
+                    games / 2, openings.size(),
+                    journal && journal->size() > 0
+                        ? "; their games are in " + journal->tmp_path() +
+                              ", and the same command resumes the match"
+                        : std::string());
+        return 1;
     }
     if (analyse) {
         abandon = false;  // the analysis plays positions of its own
@@ -964,6 +1085,7 @@ int match_command(int argc, char** argv) {
                          {"variant", "a", "b", "depth", "nodes", "movetime", "tc", "grace",
                           "openings", "opening-plies", "ballots", "openings-file", "max-plies",
                           "sprt", "threads", "hash", "pgn", "egtb", "egtb-cache", "eval",
+                          "a-param", "b-param",
                           "concurrency", "analyse-factor", "book", "book-ply", "book-margin"},
                          {"help", "analyse-losses"});
     return cli::run_for_variant(args, kHelp, [&]<class R>() { return run<R>(args); });

@@ -129,17 +129,23 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
                 if (later)
                     damage_ = fmt::format(
                         "block {} at byte {} has a damaged count of positions; its positions and "
-                        "the {} bytes after it are dropped",
+                        "all after it, {} bytes, are dropped",
                         number, at, bytes.size() - at);
                 break;
             }
-            if (!tagged || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
+            // A block whose tag holds has its length from its count; without the tag, the
+            // length is unknown and everything from it is dropped.
+            if (!tagged)
                 damage_ = fmt::format(
-                    "block {} at byte {} fails its {}; its positions and the {} bytes after it are "
-                    "dropped",
-                    number, at, tagged ? "checksum" : "tag", bytes.size() - at);
-                break;
-            }
+                    "block {} at byte {} fails its tag; its positions and all after it, {} bytes, "
+                    "are dropped",
+                    number, at, bytes.size() - at);
+            else if (get<std::uint64_t>(p + size) != XXH64(p, size, 0))
+                damage_ = fmt::format(
+                    "block {} at byte {} fails its checksum; its positions ({} bytes) and the {} "
+                    "bytes after it are dropped",
+                    number, at, size + 8, bytes.size() - at - size - 8);
+            if (!damage_.empty()) break;
             const auto block = records_at(p + 8, n);
             records.insert(records.end(), block.begin(), block.end());
             at += size + 8;

@@ -85,8 +85,9 @@ public:
 
     bool resumed() const { return resumed_; }
     // When a whole block of the journal failed its check (damage, not a write cut short by a
-    // kill): what was dropped, "block N at byte B fails its checksum; its positions and the K
-    // bytes after it are dropped". Empty otherwise.
+    // kill): what was dropped, "block N at byte B fails its checksum; its positions (N bytes) and
+    // the K bytes after it are dropped" (or "... its positions and all after it, K bytes, are
+    // dropped" when the block's length cannot be known). Empty otherwise.
     const std::string& damage() const { return damage_; }
     // Appends one block: handed to the system at once (a killed build keeps it), flushed to disk
     // at most once a second.

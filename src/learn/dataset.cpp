@@ -64,6 +64,9 @@ struct Scan {
     bool done = false;
     bool damaged = false;  // a block is whole but its checksum or its counts are wrong
     bool end_damaged = false;  // ... and that block is the end block
+    // A damaged block's length when its counts can be trusted to give it (it is whole and only
+    // its checksum or first game fails), else 0.
+    std::size_t damaged_size = 0;
 };
 
 // Whether the file's last 32 bytes, after `from`, are an end block whose checksum holds.
@@ -110,6 +113,7 @@ Scan scan_blocks(const std::string& bytes) {
         }
         if (first != s.games || get<std::uint64_t>(p + size) != XXH64(p, size, 0)) {
             s.damaged = true;
+            s.damaged_size = size + 8;
             break;
         }
         const std::size_t old = s.samples.size();
@@ -157,9 +161,13 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
             damage_ = fmt::format("the end block at byte {} fails its check; it is written again "
                                   "(no game is lost)",
                                   s.end);
-        else if (s.damaged)
-            damage_ = fmt::format("the block at byte {} fails its check; it and the {} bytes after "
-                                  "it are dropped, and their games played again",
+        else if (s.damaged && s.damaged_size > 0)
+            damage_ = fmt::format("the block at byte {} fails its check; it ({} bytes) and the {} "
+                                  "bytes after it are dropped, and their games played again",
+                                  s.end, s.damaged_size, bytes.size() - s.end - s.damaged_size);
+        else if (s.damaged)  // its length unknown: a count in it is damaged
+            damage_ = fmt::format("the block at byte {} fails its check; it and all after it, {} "
+                                  "bytes, are dropped, and their games played again",
                                   s.end, bytes.size() - s.end);
         if (s.done) s.end -= 32;  // finished but not renamed: the end block is written again
         std::filesystem::resize_file(part, s.end);

@@ -1,5 +1,6 @@
 #include "pdn/journal.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -133,9 +134,13 @@ JournaledPdn::JournaledPdn(const JournalKind& kind, const std::string& out,
         std::uint64_t begin = 0;
         for (const JournalEntry& e : journal->entries) {
             if (e.end > text.size() || XXH64(text.data() + begin, e.end - begin, 0) != e.digest) {
-                damage_ = fmt::format("{} is damaged: {} {} fails its check; it and the {} "
-                                      "bytes after it are {}",
-                                      tmp_, kind.unit, e.number, text.size() - begin, kind.again);
+                // Its own bytes (to its end as the journal gives it, or to the end of the file
+                // when that comes sooner), then those after it: both are dropped.
+                const std::uint64_t end = std::min<std::uint64_t>(e.end, text.size());
+                damage_ = fmt::format("{} is damaged: {} {} fails its check; it ({} bytes) and "
+                                      "the {} bytes after it are {}",
+                                      tmp_, kind.unit, e.number, end - begin, text.size() - end,
+                                      kind.again);
                 break;
             }
             resumed_.push_back(e);

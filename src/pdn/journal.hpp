@@ -91,7 +91,8 @@ public:
     const std::vector<JournalEntry>& resumed() const { return resumed_; }
     const std::string& resumed_text() const { return resumed_text_; }
     // What was found damaged and dropped, one line ("OUT.tmp is damaged: the game pair of
-    // opening 3 fails its check; it and the 2154 bytes after it are played again", or "OUT.journal
+    // opening 3 fails its check; it (2154 bytes) and the 4310 bytes after it are played again",
+    // or "OUT.journal
     // is damaged at line 5: the games after the game pair of opening 2 are played again"); empty
     // when nothing was.
     const std::string& damage() const { return damage_; }

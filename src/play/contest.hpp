@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,22 @@
 
 namespace dambit::play {
 
+// An engine of another program that cannot be started again after a failure (a Hub engine that
+// does not start or answer its handshake, a DXP follower that cannot be connected to again): not
+// the forfeit of one game, since every later game would be one too, but the end of the match.
+// Thrown by start_game; what() names the engine and says why, one line.
+class EngineLost : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Thrown by a contestant told to stop (the match was interrupted) while it waited for its engine
+// to start: no failure of the engine, and no forfeit.
+class Interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 template <class R>
 class Contestant {
 public:
@@ -22,7 +39,8 @@ public:
     virtual ~Contestant() = default;
 
     // Before each game, playing `colour` from `opening`. Throws PlayerFailure when it cannot play
-    // the game (then the game is forfeited before its first move).
+    // the game (then the game is forfeited before its first move), EngineLost when it cannot
+    // play any game any more (the exception passes through play_contest_game).
     virtual void start_game(const Position<R>& opening, Color colour, const TimeControl& time) = 0;
     // Its move in `p` (see TimedPlayer); throws PlayerFailure to forfeit.
     virtual Move<G> move(const Position<R>& p, const std::vector<Position<R>>& history,

@@ -66,6 +66,10 @@ struct Game {
     // (play_timed_game's games; empty where the moves were not timed, as in the DXP follower's
     // own games).
     std::vector<std::int64_t> move_ms;
+    // A game forfeited during a move (on time, no answer, a crash, an illegal move): the wall
+    // time of that request until it failed or the harness gave up on it, in ms. It is no move
+    // played, so it is not in move_ms, but the loser spent it.
+    std::optional<std::int64_t> failed_ms;
     Ending ending = Ending::kMaxPlies;
     std::optional<Color> winner;  // empty for a draw
     std::string reason;           // kForfeit: why the loser forfeited, one line
@@ -243,23 +247,29 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
         turn.wait_ms = rules.time.wait_ms(left);
         turn.abandon = rules.abandon;
         const auto t0 = Clock::now();
+        const auto since_t0 = [&] {
+            return std::int64_t(
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+        };
         Move<G> m{};
         try {
             m = (p.side == Color::kWhite ? white : black)(p, g.history, turn);
         } catch (const PlayerFailure& f) {
             if (rules.abandoned()) continue;  // stopped because the game is given up: no forfeit
+            game.failed_ms = since_t0();
             forfeit(f.what());
             break;
         }
-        const auto elapsed =
-            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        const std::int64_t elapsed = since_t0();
         if (turn.clocked) {
             left += rules.time.increment_ms - elapsed;
             if (left < 0) {
+                game.failed_ms = elapsed;
                 forfeit("time");
                 break;
             }
         } else if (turn.wait_ms > 0 && elapsed > turn.wait_ms) {
+            game.failed_ms = elapsed;
             forfeit(fmt::format("no answer within {} ms", turn.wait_ms));
             break;
         }
@@ -270,6 +280,7 @@ Game<R> play_timed_game(const Position<R>& opening, const TimedPlayer<R>& white,
                 break;
             }
         if (!found) {
+            game.failed_ms = elapsed;
             forfeit(fmt::format("illegal move from {} to {}", square_name<R>(m.from),
                                 square_name<R>(m.to)));
             break;

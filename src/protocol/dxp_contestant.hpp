@@ -45,9 +45,10 @@ class DxpContestant final : public play::Contestant<International> {
     using G = International::Geometry;
 
 public:
-    // Connects at once; throws std::runtime_error when nobody answers.
-    DxpContestant(std::string host_port, int max_plies)
-        : host_port_(std::move(host_port)), max_plies_(max_plies) {
+    // Connects at once; throws std::runtime_error when nobody answers. `side` ("B") begins the
+    // message of play::EngineLost.
+    DxpContestant(std::string host_port, int max_plies, std::string side = {})
+        : host_port_(std::move(host_port)), side_(std::move(side)), max_plies_(max_plies) {
         client_ = std::make_unique<DxpClient>(host_port_, "dambit");
     }
     ~DxpContestant() override {
@@ -68,7 +69,10 @@ public:
                 client_ = std::make_unique<DxpClient>(host_port_, "dambit");
                 ++reconnects_;
             } catch (const std::exception& e) {
-                throw play::PlayerFailure(fmt::format("cannot connect again: {}", e.what()));
+                // Every game left would be forfeited the same way: the match ends instead.
+                throw play::EngineLost(
+                    fmt::format("{}{}DXP follower '{}' could not be connected to again: {}",
+                                side_, side_.empty() ? "" : ": ", host_port_, e.what()));
             }
         }
         try {
@@ -153,6 +157,7 @@ private:
     }
 
     std::string host_port_;
+    std::string side_;
     int max_plies_;
     std::unique_ptr<DxpClient> client_;
     std::string peer_;

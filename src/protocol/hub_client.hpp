@@ -8,10 +8,13 @@
 // play::PlayerFailure and kills the engine; it is started again for the next game.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,20 +42,43 @@ class HubContestant final : public play::Contestant<R> {
 
 public:
     // `untimed` is sent as `level depth=N` or `level nodes=N` when the game has neither a clock
-    // nor a move time. Starts the engine at once; throws play::PlayerFailure when it does not
-    // start or answer the handshake.
-    HubContestant(std::string command, const search::Limits& untimed)
-        : command_(std::move(command)), untimed_(untimed) {
+    // nor a move time; `side` ("B") begins the message of play::EngineLost. Starts the engine at
+    // once; throws play::PlayerFailure when it does not start or answer the handshake. While it
+    // waits for the engine's lines of the handshake (up to 10 s, and 30 s for `init`), here and
+    // when it starts the engine again, it looks at `*stop` every kHubPollMs: once it is set the
+    // engine is killed and play::Interrupted thrown.
+    // `params` (NAME, VALUE) are sent as `set-param name=NAME value=VALUE` after the handshake,
+    // before `init`, each to a parameter the engine declared in a `param` line (else the start
+    // fails, naming the parameters it has).
+    HubContestant(std::string command, const search::Limits& untimed, std::string side = {},
+                  const std::atomic<bool>* stop = nullptr,
+                  std::vector<std::pair<std::string, std::string>> params = {})
+        : command_(std::move(command)),
+          untimed_(untimed),
+          side_(std::move(side)),
+          stop_(stop),
+          params_(std::move(params)) {
         open();
     }
     ~HubContestant() override { close(); }
 
     // The engine's `id` line's name and version ("Scan 3.1"), or empty.
     const std::string& engine_name() const { return id_; }
+    // The same two apart, each empty when the engine does not give it.
+    const std::string& id_name() const { return id_name_; }
+    const std::string& id_version() const { return id_version_; }
 
     void start_game(const Position<R>&, Color, const play::TimeControl&) override {
         if (!process_) {
-            open();
+            // Started again after a failure: an engine that does not start now would forfeit
+            // every game left, so the match ends instead (play::EngineLost).
+            try {
+                open();
+            } catch (const play::PlayerFailure& f) {
+                throw play::EngineLost(
+                    fmt::format("{}{}hub engine '{}' could not be started again: {}", side_,
+                                side_.empty() ? "" : ": ", command_, f.what()));
+            }
             ++restarts_;
         }
         send("new-game");
@@ -151,6 +177,21 @@ private:
         }
     }
 
+    // A line by `deadline` (kTimeout after it), looking at *stop_ every kHubPollMs meanwhile:
+    // once it is set the engine is killed and play::Interrupted thrown.
+    proc::ChildProcess::Read read_by(std::string& text,
+                                     std::chrono::steady_clock::time_point deadline) {
+        for (;;) {
+            if (stop_ && stop_->load()) {
+                close_hard();
+                throw play::Interrupted("interrupted");
+            }
+            const int left = ms_until(deadline);
+            const auto r = read(text, stop_ ? std::min(left, kHubPollMs) : left);
+            if (r != proc::ChildProcess::Read::kTimeout || ms_until(deadline) == 0) return r;
+        }
+    }
+
     // Why the output ended: the engine's exit, as far as it can be told within a moment.
     std::string ended() {
         const std::string how = process_->exit_text(200);
@@ -203,12 +244,13 @@ private:
         send("hub");
         std::string text;
         std::vector<std::string> offered;  // the variant names the engine lists
+        std::vector<std::string> declared;  // the names of its `param` lines
         bool has_variant = false;
         // One deadline for the whole answer: an engine that keeps talking without its 'wait'
         // must not restart the clock with every line.
         const auto handshake = deadline_in(kHubHandshakeMs);
         for (;;) {
-            const auto r = read(text, ms_until(handshake));
+            const auto r = read_by(text, handshake);
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'wait' within {} ms of 'hub'", kHubHandshakeMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'wait'");
@@ -225,8 +267,13 @@ private:
                     if (const std::string* v = line.get(key); v && !v->empty())
                         id += id.empty() ? *v : fmt::format(" {}", *v);
                 id_ = id;
+                const std::string* name = line.get("name");
+                const std::string* version = line.get("version");
+                id_name_ = name ? *name : std::string();
+                id_version_ = version ? *version : std::string();
             } else if (line.command == "param") {
                 const std::string* name = line.get("name");
+                if (name && !name->empty()) declared.push_back(*name);
                 if (name && *name == "variant") {
                     has_variant = true;
                     if (const std::string* values = line.get("values"))
@@ -254,10 +301,19 @@ private:
             }
             send(fmt::format("set-param name=variant value={}", chosen));
         }
+        for (const auto& [name, value] : params_) {
+            if (std::find(declared.begin(), declared.end(), name) == declared.end()) {
+                std::string list;
+                for (const auto& d : declared) list += (list.empty() ? "" : ", ") + d;
+                fail(fmt::format("the engine has no parameter '{}' (its parameters: {})", name,
+                                 list.empty() ? "none" : list));
+            }
+            send(fmt::format("set-param name={} value={}", quote(name), quote(value)));
+        }
         send("init");
         const auto init = deadline_in(kHubInitMs);
         for (;;) {
-            const auto r = read(text, ms_until(init));
+            const auto r = read_by(text, init);
             if (r == proc::ChildProcess::Read::kTimeout)
                 fail(fmt::format("no 'ready' within {} ms of 'init'", kHubInitMs));
             if (r == proc::ChildProcess::Read::kEnd) fail(ended() + " before 'ready'");
@@ -282,8 +338,11 @@ private:
 
     std::string command_;
     search::Limits untimed_;
+    std::string side_;
+    const std::atomic<bool>* stop_ = nullptr;
+    std::vector<std::pair<std::string, std::string>> params_;
     std::unique_ptr<proc::ChildProcess> process_;
-    std::string id_;
+    std::string id_, id_name_, id_version_;
     std::string last_error_;
     int restarts_ = 0;
     int moves_played_ = 0;
