@@ -400,7 +400,7 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     // Once the budget is spent (or before any row of the position was
                     // measured) an estimate says nothing.
                     const std::string why =
-                        g.last_nodes && left > 0
+                        g.last_nodes && left >= 0.001
                             ? fmt::format("{} s, more than the {} s left of the {} s budget",
                                           estimate < 0.001 ? "under 0.001"
                                                            : "about " + secs(estimate),
