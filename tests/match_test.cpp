@@ -251,6 +251,30 @@ TEST_CASE("score and Elo with the 95% margin", "[match]") {
     CHECK(!elo_estimate(0, 0, 4).finite);
 }
 
+TEST_CASE("Elo from game pairs (pentanomial)", "[match]") {
+    // pairs {1, 2, 4, 2, 1}: 10 pairs, A's score a game in each pair x = 0, .25, .5, .75, 1;
+    // s = (0 + 2 * .25 + 4 * .5 + 2 * .75 + 1) / 10 = 0.5, Elo 0; var = (.25 + 2 * .0625 + 0 +
+    // 2 * .0625 + .25) / 10 = 0.075, se = sqrt(0.0075) = 0.086603; dD/ds = 400 / (ln 10 * .25)
+    // = 694.87; margin = 1.96 * 0.086603 * 694.87 = 117.95.
+    auto e = elo_estimate_pairs({1, 2, 4, 2, 1});
+    CHECK(e.finite);
+    CHECK(e.score == Approx(0.5));
+    CHECK(e.elo == Approx(0).margin(1e-9));
+    CHECK(e.margin == Approx(117.95).margin(0.01));
+    // pairs {0, 1, 3, 4, 2}: s = (.25 + 1.5 + 3 + 2) / 10 = 0.675, Elo = 400 log10(.675 / .325)
+    // = 126.97; var = (.180625 + 3 * .030625 + 4 * .005625 + 2 * .105625) / 10 = 0.050625,
+    // se = 0.071151, dD/ds = 400 / (ln 10 * .675 * .325) = 791.95, margin = 110.43.
+    e = elo_estimate_pairs({0, 1, 3, 4, 2});
+    CHECK(e.score == Approx(0.675));
+    CHECK(e.elo == Approx(126.97).margin(0.01));
+    CHECK(e.margin == Approx(110.43).margin(0.01));
+    // Five pairs of 1 point each (a win each way, or two draws) have no spread; a perfect score
+    // and no pair have no finite estimate.
+    CHECK(elo_estimate_pairs({0, 0, 5, 0, 0}).margin == Approx(0).margin(1e-9));
+    CHECK(!elo_estimate_pairs({0, 0, 0, 0, 3}).finite);
+    CHECK(!elo_estimate_pairs({}).finite);
+}
+
 TEST_CASE("a game in PDN", "[match]") {
     // The blocked position of the first case: no moves, Black has lost.
     const auto g = play_game<Russian>(parse_fen<Russian>("B:W9,14:B5"), never<Russian>(),

@@ -876,7 +876,10 @@ int run(const cli::Args& args) {
     for (auto& slot : slots)
         workers.emplace_back([&, s = slot.get()] {
             try {
-                for (std::size_t i; !stop && (i = next++) < openings.size();) {
+                // A signal stops the workers too: pairs faster than the main loop's wait (it
+                // looks at the signal only while a result is missing) finished the whole match.
+                for (std::size_t i;
+                     !stop && !cli::stop_requested() && (i = next++) < openings.size();) {
                     const play::PlayerStats a0 = s->stats_a, b0 = s->stats_b;
                     PairResult r{play::play_contest_pair<R>(*s->ca, *s->cb, openings[i].position,
                                                             rules),
@@ -906,6 +909,7 @@ int run(const cli::Args& args) {
         });
 
     int wins = 0, draws = 0, losses = 0, forfeits_a = 0, forfeits_b = 0;
+    std::array<int, 5> pairs{};  // the pairs in which A scored 0, 1/2, 1, 3/2 and 2 points
     std::optional<play::SprtDecision> decided;
     double llr = 0;
     std::vector<Decisive<R>> analysed;  // the games a side won, for --analyse-losses
@@ -932,11 +936,13 @@ int run(const cli::Args& args) {
         const bool replayed = i < first;  // resumed: counted again, written before
         const auto& op = openings[i];
         std::string line, record;
+        double pair_points = 0;  // A's
         for (int g = 0; g < 2; ++g) {
             const auto& game = result.games[std::size_t(g)];
             // A has White in the first game and Black in the second.
             const Color colour_a = g == 0 ? Color::kWhite : Color::kBlack;
             const double pa = game.points(colour_a);
+            pair_points += pa;
             if (pa == 1)
                 ++wins;
             else if (pa == 0)
@@ -958,6 +964,7 @@ int run(const cli::Args& args) {
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
                                         g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
         }
+        ++pairs[std::size_t(std::lround(2 * pair_points))];
         spent[0].add(result.spent[0]);
         spent[1].add(result.spent[1]);
         if (pgn && replayed) counted_bytes = journal->resumed()[i].end;
@@ -1013,13 +1020,12 @@ int run(const cli::Args& args) {
 
     const auto e = play::elo_estimate(wins, draws, losses);
     const int games = wins + draws + losses;
-    std::string elo;
-    if (e.finite)
-        elo = signed_text(e.elo, 1) + " +/- " + signed_text(e.margin, 1).substr(1);
-    else if (games == 0)
-        elo = "+0.0 +/- inf";  // no game finished (an interrupted match): nothing known
-    else
-        elo = e.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one
+    const auto elo_text = [&](const play::EloEstimate& x) -> std::string {
+        if (x.finite) return signed_text(x.elo, 1) + " +/- " + signed_text(x.margin, 1).substr(1);
+        if (games == 0) return "+0.0 +/- inf";  // no game finished (interrupted): nothing known
+        return x.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one
+    };
+    const std::string elo = elo_text(e);
     // What each side spent over the games counted: at a fixed depth a pruning shows here as
     // fewer nodes per move. Another program says what it spent itself, in this run.
     for (const char* letter : {"A", "B"}) {
@@ -1044,6 +1050,11 @@ int run(const cli::Args& args) {
     fmt::print(
         "games {}, A wins {}, draws {}, B wins {}, A scores {:.1f}%, Elo A-B {} (95%), {:.1f} s\n",
         games, wins, draws, losses, 100 * e.score, elo, seconds);
+    if (games > 0)
+        fmt::print("pairs {}, A's points a pair 0 0.5 1 1.5 2: {} {} {} {} {}, Elo A-B {} (95%, "
+                   "from the pairs)\n",
+                   games / 2, pairs[0], pairs[1], pairs[2], pairs[3], pairs[4],
+                   elo_text(play::elo_estimate_pairs(pairs)));
     if (sprt && !decided)
         fmt::print("SPRT: no decision, LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(),
                    sprt->upper());
