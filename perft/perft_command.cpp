@@ -394,18 +394,23 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     g.stopped = true;
                     ++skipped;
                     // Whole seconds, or milliseconds below a second (0.001, 0.25).
-                    const auto secs = [](double x) {
-                        return cli::decimal_text(x, x >= 1 ? 0 : 3);
+                    const auto secs = [](double x, int decimals = -1) {
+                        return cli::decimal_text(x, decimals >= 0 ? decimals : x >= 1 ? 0 : 3);
                     };
+                    // The estimate and the time left, with as many decimals as tell them apart
+                    // (1.45 s against 1.40 s left is not "about 1 s, more than the 1 s left").
+                    int decimals = -1;
+                    while (decimals < 3 && secs(estimate, decimals) == secs(left, decimals))
+                        ++decimals;
                     // Once the budget is spent (or before any row of the position was
-                    // measured) an estimate says nothing.
+                    // measured) an estimate says nothing. (The estimate is above the time left,
+                    // so at least a millisecond when that is.)
                     const std::string why =
                         g.last_nodes && left >= 0.001
-                            ? fmt::format("{} s, more than the {} s left of the {} s budget",
-                                          estimate < 0.001 ? "under 0.001"
-                                                           : "about " + secs(estimate),
-                                          secs(left), secs(budget))
-                            : fmt::format("the {} s budget is spent", secs(budget));
+                            ? fmt::format("about {} s, more than the {} s left of the {} s budget",
+                                          secs(estimate, decimals), secs(left, decimals),
+                                          secs(budget, 3))
+                            : fmt::format("the {} s budget is spent", secs(budget, 3));
                     fmt::print("{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped ({})\n",
                                r.variant, r.name, dup, r.depth, r.nodes, "-", "-", why);
                     continue;

@@ -75,7 +75,7 @@ damaged_journal() {
 # its checksum of 8: two digits at least) are given apart (the count said "the K bytes after it"
 # of its own).
 damaged_journal dmg 'f.seek(-1, 2); b = f.read(1); f.seek(-1, 2); f.write(bytes([b[0] ^ 0xFF]))' \
-  'block [0-9]+ at byte [0-9]+ fails its checksum; its positions \([1-9][0-9]+ bytes\) and the 0 bytes after it'
+  'block [0-9]+ at byte [0-9]+ fails its checksum; its positions \([1-9][0-9]+ bytes by its count\) and the 0 bytes after it'
 # The count of positions of the first block (bytes 132-135, after the 128-byte header;
 # docs/book.md) made far too large: the block seems to run past the end, as a write a kill cut
 # short would, but whole blocks follow it (it was cut silently).

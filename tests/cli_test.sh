@@ -4,6 +4,8 @@ set -u
 dambit=$1
 pass=0
 fail=0
+# Its scratch files are /tmp/dambit_cli_*.PID[.*]: removed at the end, however the test ends.
+trap 'rm -rf /tmp/dambit_cli_*."$$" /tmp/dambit_cli_*."$$".*' EXIT
 # Each command gets 120 s: one that hangs (a FIFO opened, say) fails with status 124.
 check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_REGEX EXPECTED_STDERR_REGEX -- ARGS...
   local name=$1 want_status=$2 want_out=$3 want_err=$4
@@ -85,6 +87,7 @@ check help-subcommand 0 '^usage: dambit perft ' '^$' -- help perft
 check help-action 0 '^usage: dambit egtb build ' '^$' -- help egtb build
 check help-action-unknown 2 '^$' "^dambit book: unknown action 'nonsense'" -- help book nonsense
 check help-help 0 '^usage: dambit <subcommand> ' '^$' -- help --help
+check help-help-extra 2 '^$' "^dambit: unexpected argument 'x' after help --help\$" -- help --help x
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 # RULES.md §1: squares 1-4 are White's promotion row on 8x8, so in the range 1-5 the man on
 # square 1 is the one named (the whole range was).

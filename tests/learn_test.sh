@@ -64,7 +64,7 @@ with open(sys.argv[1], 'r+b') as f:
 # The block's own bytes and those after it add up to the file from byte 128 (the count said "the
 # K bytes after it" of all of them, the block's own included); the block's are 16 + 32 a record
 # + 8, at least 56.
-sizes=$(sed -En "s/^selfplay: .*dm.dat.part is damaged: the block at byte 128 fails its check; it \(([0-9]+) bytes\) and the ([0-9]+) bytes after it are dropped, and their games played again\$/\1 \2/p" "$dir/dm.err")
+sizes=$(sed -En "s/^selfplay: .*dm.dat.part is damaged: the block at byte 128 fails its check; it \(([0-9]+) bytes by its count\) and the ([0-9]+) bytes after it are dropped, and their games played again\$/\1 \2/p" "$dir/dm.err")
 # shellcheck disable=SC2086
 set -- $sizes
 if [ $# -eq 2 ] && [ $(($1 + $2)) -eq $(($(stat -c %s "$dir/one.dat") - 128)) ] && [ $((($1 - 24) % 32)) -eq 0 ] && [ "$1" -ge 56 ] &&

@@ -268,9 +268,14 @@ TEST_CASE("Elo from game pairs (pentanomial)", "[match]") {
     CHECK(e.score == Approx(0.675));
     CHECK(e.elo == Approx(126.97).margin(0.01));
     CHECK(e.margin == Approx(110.43).margin(0.01));
-    // Five pairs of 1 point each (a win each way, or two draws) have no spread; a perfect score
-    // and no pair have no finite estimate.
-    CHECK(elo_estimate_pairs({0, 0, 5, 0, 0}).margin == Approx(0).margin(1e-9));
+    // Five pairs of 1 point each (a win each way, or two draws): an even score, but no spread
+    // seen, so no margin can be given (infinite, not 0: five alike pairs prove nothing); a
+    // perfect score and no pair have no finite estimate.
+    e = elo_estimate_pairs({0, 0, 5, 0, 0});
+    CHECK(e.finite);
+    CHECK(e.elo == Approx(0).margin(1e-9));
+    CHECK(std::isinf(e.margin));
+    CHECK(std::isinf(elo_estimate_pairs({0, 0, 0, 3, 0}).margin));
     CHECK(!elo_estimate_pairs({0, 0, 0, 0, 3}).finite);
     CHECK(!elo_estimate_pairs({}).finite);
 }

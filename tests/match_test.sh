@@ -534,7 +534,10 @@ check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
 check2 bad-dxp "'dxp:nohost'" --b dxp:nohost
-check2 param-own "--a-param sets a Hub engine's parameters: it goes with --a hub:'COMMAND'" --a-param hash=1
+check2 param-own "--a-param sets a Hub engine's parameters: it goes with --a hub:'COMMAND' \\(dambit's own side takes settings in --a\\)\$" --a-param hash=1
+# A DXP side is told that a DXP peer takes no parameter (it was told of dambit's own side's --b).
+check2 param-dxp "--b-param sets a Hub engine's parameters: it goes with --b hub:'COMMAND' \\(a DXP peer takes none: it is set up where it runs\\)\$" \
+  --variant international --b dxp:127.0.0.1:1 --b-param x=1
 check2 param-token "--b-param: bad parameter 'hash' \(want NAME=VALUE\)" --b "hub:$tmp/fake.sh illegal" --b-param hash
 check2 param-variant "--b-param: the parameter 'variant' is the match's" --b "hub:$tmp/fake.sh illegal" --b-param variant=pool
 check2 dxp-russian 'International only' --b dxp:127.0.0.1:1 --movetime 10

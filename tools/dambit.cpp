@@ -1,6 +1,10 @@
 // dambit: the command-line program; dispatches to the subcommands.
 #include <fmt/format.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -114,6 +118,12 @@ int run(int argc, char** argv) {
     const bool help = name == "--help" || name == "-h" || name == "help";
     if (help && argc >= 3) {  // `dambit help perft`: that subcommand's help
         if (argv[2] == std::string_view("--help") || argv[2] == std::string_view("-h")) {
+            if (argc > 3) {  // as `dambit --help extra` is refused
+                if (!quiet)
+                    write_to(stderr, "dambit: unexpected argument '{}' after {} {}\n",
+                             dambit::printable(argv[3]), name, argv[2]);
+                return 2;
+            }
             usage(stdout);
             return 0;
         }
@@ -192,54 +202,162 @@ int checked_output(int status) {
 
 // A program built for one processor's instructions (-march=native, CMake's DAMBIT_MARCH) would
 // die of SIGILL on a processor without them, at the first such instruction: it says so first.
-// Only the instructions the compiler was told it may use are asked for (this file is compiled
-// at -O0, so nothing here uses them before the question).
+// Every extension the compiler may use on its own (its macros say which it was allowed) is looked
+// up with CPUID, the AVX ones with the operating system's support of their registers (XCR0):
+// not __builtin_cpu_supports, which GCC and clang know by different sets of names. (AES, SHA,
+// ADX, RDRND and the like come only from intrinsics, which dambit does not use.) The code here
+// is compiled for the x86-64 baseline whatever -march says (with AVX even the plain copies of an
+// -O0 function are VEX-encoded, which a processor without AVX refuses), and uses plain
+// characters and the C library, nothing inline from the -O3 objects.
 #ifndef DAMBIT_MARCH_TEXT  // CMake defines it
 #define DAMBIT_MARCH_TEXT "?"
 #endif
-bool processor_has_what_the_build_uses() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    std::string missing;
-    const auto need = [&](bool here, const char* name) {
-        if (!here) missing += std::string(missing.empty() ? "" : ", ") + name;
-    };
-#ifdef __POPCNT__
-    need(__builtin_cpu_supports("popcnt"), "POPCNT");
+#define DAMBIT_BASELINE __attribute__((target("arch=x86-64")))
+enum CpuidRegister { kEax, kEbx, kEcx, kEdx };
+
+// Bit `bit` of register `reg` of CPUID leaf `leaf`, subleaf `sub` (false when the leaf is beyond
+// the processor's).
+DAMBIT_BASELINE bool cpuid_bit(unsigned leaf, unsigned sub, CpuidRegister reg, int bit) {
+    unsigned r[4] = {};
+    if (static_cast<unsigned>(__get_cpuid_max(leaf & 0x80000000u, nullptr)) < leaf) return false;
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+    return (r[reg] >> bit) & 1u;
+}
+
+// XCR0, the register state the operating system saves (0 without OSXSAVE).
+DAMBIT_BASELINE unsigned long long xcr0() {
+    if (!cpuid_bit(1, 0, kEcx, 27)) return 0;
+    unsigned lo = 0, hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (static_cast<unsigned long long>(hi) << 32) | lo;
+}
+
+// Adds `name` to `missing` (a list of 512 characters) when the processor lacks it: CPUID's bit,
+// and for the AVX extensions the operating system's saving of their registers.
+DAMBIT_BASELINE void need(char* missing, unsigned leaf, unsigned sub, CpuidRegister reg, int bit,
+                          const char* name) {
+    const unsigned long long saved = xcr0();
+    const bool avx_state = (saved & 0x6) == 0x6;                    // XMM and YMM
+    const bool avx512_state = avx_state && (saved & 0xe0) == 0xe0;  // opmask, ZMM
+    bool here = cpuid_bit(leaf, sub, reg, bit);
+    if (std::strncmp(name, "AVX-512", 7) == 0)
+        here = here && avx512_state;
+    else if (std::strncmp(name, "AVX", 3) == 0 || std::strcmp(name, "FMA") == 0 ||
+             std::strcmp(name, "F16C") == 0 || std::strcmp(name, "VAES") == 0 ||
+             std::strcmp(name, "VPCLMULQDQ") == 0)
+        here = here && avx_state;
+    if (here) return;
+    if (missing[0] != '\0') std::strncat(missing, ", ", 511 - std::strlen(missing));
+    std::strncat(missing, name, 511 - std::strlen(missing));
+}
+#else
+#define DAMBIT_BASELINE
+#endif
+
+DAMBIT_BASELINE bool processor_has_what_the_build_uses() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    char missing[512];
+    missing[0] = '\0';
+#ifdef __SSE3__
+    need(missing, 1, 0, kEcx, 0, "SSE3");
+#endif
+#ifdef __SSSE3__
+    need(missing, 1, 0, kEcx, 9, "SSSE3");
+#endif
+#ifdef __FMA__
+    need(missing, 1, 0, kEcx, 12, "FMA");
+#endif
+#ifdef __SSE4_1__
+    need(missing, 1, 0, kEcx, 19, "SSE4.1");
 #endif
 #ifdef __SSE4_2__
-    need(__builtin_cpu_supports("sse4.2"), "SSE4.2");
+    need(missing, 1, 0, kEcx, 20, "SSE4.2");
+#endif
+#ifdef __MOVBE__
+    need(missing, 1, 0, kEcx, 22, "MOVBE");
+#endif
+#ifdef __POPCNT__
+    need(missing, 1, 0, kEcx, 23, "POPCNT");
 #endif
 #ifdef __AVX__
-    need(__builtin_cpu_supports("avx"), "AVX");
+    need(missing, 1, 0, kEcx, 28, "AVX");
 #endif
-#ifdef __AVX2__
-    need(__builtin_cpu_supports("avx2"), "AVX2");
+#ifdef __F16C__
+    need(missing, 1, 0, kEcx, 29, "F16C");
 #endif
 #ifdef __BMI__
-    need(__builtin_cpu_supports("bmi"), "BMI");
+    need(missing, 7, 0, kEbx, 3, "BMI");
+#endif
+#ifdef __AVX2__
+    need(missing, 7, 0, kEbx, 5, "AVX2");
 #endif
 #ifdef __BMI2__
-    need(__builtin_cpu_supports("bmi2"), "BMI2");
+    need(missing, 7, 0, kEbx, 8, "BMI2");
 #endif
 #ifdef __AVX512F__
-    need(__builtin_cpu_supports("avx512f"), "AVX-512F");
-#endif
-#ifdef __AVX512VL__
-    need(__builtin_cpu_supports("avx512vl"), "AVX-512VL");
-#endif
-#ifdef __AVX512BW__
-    need(__builtin_cpu_supports("avx512bw"), "AVX-512BW");
+    need(missing, 7, 0, kEbx, 16, "AVX-512F");
 #endif
 #ifdef __AVX512DQ__
-    need(__builtin_cpu_supports("avx512dq"), "AVX-512DQ");
+    need(missing, 7, 0, kEbx, 17, "AVX-512DQ");
 #endif
-    if (missing.empty()) return true;
-    std::fputs(("dambit: this program was built for processors with " + missing +
-                ", which this one lacks (-march=" DAMBIT_MARCH_TEXT
-                "); build it on this machine (scripts/build), or for any x86-64 with cmake "
-                "-DDAMBIT_MARCH=x86-64-v2 (docs/architecture.md)\n")
-                   .c_str(),
+#ifdef __AVX512IFMA__
+    need(missing, 7, 0, kEbx, 21, "AVX-512IFMA");
+#endif
+#ifdef __AVX512CD__
+    need(missing, 7, 0, kEbx, 28, "AVX-512CD");
+#endif
+#ifdef __AVX512BW__
+    need(missing, 7, 0, kEbx, 30, "AVX-512BW");
+#endif
+#ifdef __AVX512VL__
+    need(missing, 7, 0, kEbx, 31, "AVX-512VL");
+#endif
+#ifdef __AVX512VBMI__
+    need(missing, 7, 0, kEcx, 1, "AVX-512VBMI");
+#endif
+#ifdef __AVX512VBMI2__
+    need(missing, 7, 0, kEcx, 6, "AVX-512VBMI2");
+#endif
+#ifdef __GFNI__
+    need(missing, 7, 0, kEcx, 8, "GFNI");
+#endif
+#ifdef __VAES__
+    need(missing, 7, 0, kEcx, 9, "VAES");
+#endif
+#ifdef __VPCLMULQDQ__
+    need(missing, 7, 0, kEcx, 10, "VPCLMULQDQ");
+#endif
+#ifdef __AVX512VNNI__
+    need(missing, 7, 0, kEcx, 11, "AVX-512VNNI");
+#endif
+#ifdef __AVX512BITALG__
+    need(missing, 7, 0, kEcx, 12, "AVX-512BITALG");
+#endif
+#ifdef __AVX512VPOPCNTDQ__
+    need(missing, 7, 0, kEcx, 14, "AVX-512VPOPCNTDQ");
+#endif
+#ifdef __AVX512VP2INTERSECT__
+    need(missing, 7, 0, kEdx, 8, "AVX-512VP2INTERSECT");
+#endif
+#ifdef __AVX512FP16__
+    need(missing, 7, 0, kEdx, 23, "AVX-512FP16");
+#endif
+#ifdef __AVXVNNI__
+    need(missing, 7, 1, kEax, 4, "AVX-VNNI");
+#endif
+#ifdef __AVX512BF16__
+    need(missing, 7, 1, kEax, 5, "AVX-512BF16");
+#endif
+#ifdef __LZCNT__
+    need(missing, 0x80000001, 0, kEcx, 5, "LZCNT");
+#endif
+    if (missing[0] == '\0') return true;
+    std::fputs("dambit: this program was built for processors with ", stderr);
+    std::fputs(missing, stderr);
+    std::fputs(", which this one lacks (-march=" DAMBIT_MARCH_TEXT
+               "); build it on this machine (scripts/build), or for any x86-64 with cmake "
+               "-DDAMBIT_MARCH= (docs/architecture.md)\n",
                stderr);
     return false;
 #else
@@ -249,7 +367,7 @@ bool processor_has_what_the_build_uses() {
 
 // Before any static initialiser of the program's own (the -O3 objects' tables may use those
 // instructions): a constructor of the first priority, ending the process with status 1.
-__attribute__((constructor(101))) void check_processor() {
+__attribute__((constructor(101))) DAMBIT_BASELINE void check_processor() {
     if (!processor_has_what_the_build_uses()) std::_Exit(1);
 }
 

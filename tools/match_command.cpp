@@ -265,9 +265,11 @@ std::vector<std::pair<std::string, std::string>> hub_params(const cli::Args& arg
     if (!text) return out;
     if (side.kind != SideSpec::Kind::kHub)
         throw cli::UsageError(fmt::format(
-            "--{} sets a Hub engine's parameters: it goes with --{} hub:'COMMAND' (dambit's own "
-            "side takes settings in --{})",
-            option, name, name));
+            "--{} sets a Hub engine's parameters: it goes with --{} hub:'COMMAND'{}", option,
+            name,
+            side.kind == SideSpec::Kind::kDxp
+                ? " (a DXP peer takes none: it is set up where it runs)"
+                : fmt::format(" (dambit's own side takes settings in --{})", name)));
     std::set<std::string, std::less<>> seen;
     for (const auto& token : notation_detail::split(*text, ',')) {
         const auto eq = token.find('=');
@@ -1021,6 +1023,7 @@ int run(const cli::Args& args) {
     const auto e = play::elo_estimate(wins, draws, losses);
     const int games = wins + draws + losses;
     const auto elo_text = [&](const play::EloEstimate& x) -> std::string {
+        if (x.finite && std::isinf(x.margin)) return signed_text(x.elo, 1) + " +/- inf";
         if (x.finite) return signed_text(x.elo, 1) + " +/- " + signed_text(x.margin, 1).substr(1);
         if (games == 0) return "+0.0 +/- inf";  // no game finished (interrupted): nothing known
         return x.score >= 1 ? "+inf +/- inf" : "-inf +/- inf";  // the shape of the finite one

@@ -142,7 +142,7 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
                     number, at, bytes.size() - at);
             else if (get<std::uint64_t>(p + size) != XXH64(p, size, 0))
                 damage_ = fmt::format(
-                    "block {} at byte {} fails its checksum; its positions ({} bytes) and the {} "
+                    "block {} at byte {} fails its checksum; its positions ({} bytes by its count) and the {} "
                     "bytes after it are dropped",
                     number, at, size + 8, bytes.size() - at - size - 8);
             if (!damage_.empty()) break;

@@ -162,7 +162,7 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
                                   "(no game is lost)",
                                   s.end);
         else if (s.damaged && s.damaged_size > 0)
-            damage_ = fmt::format("the block at byte {} fails its check; it ({} bytes) and the {} "
+            damage_ = fmt::format("the block at byte {} fails its check; it ({} bytes by its count) and the {} "
                                   "bytes after it are dropped, and their games played again",
                                   s.end, s.damaged_size, bytes.size() - s.end - s.damaged_size);
         else if (s.damaged)  // its length unknown: a count in it is damaged

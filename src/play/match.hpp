@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -527,6 +528,7 @@ inline EloEstimate elo_estimate(int wins, int draws, int losses) {
 //     var = sum_k pairs[k] (x_k - s)^2 / P,
 // se = sqrt(var / P), and the margin is carried over to Elo as in elo_estimate. Usually narrower
 // than the trinomial margin, which counts a pair's correlated games as two independent ones.
+// With every pair in one bin the margin is infinite (no spread seen, nothing known of it).
 inline EloEstimate elo_estimate_pairs(const std::array<int, 5>& pairs) {
     EloEstimate e;
     double n = 0, points = 0;
@@ -543,6 +545,12 @@ inline EloEstimate elo_estimate_pairs(const std::array<int, 5>& pairs) {
     double var = 0;
     for (int k = 0; k < 5; ++k) var += pairs[std::size_t(k)] * (k / 4.0 - s) * (k / 4.0 - s);
     var /= n;
+    // Every pair alike (two identical engines at a fixed depth score 1 point in each): no spread
+    // to measure, not a certain Elo; the margin is infinite.
+    if (var <= 1e-12) {
+        e.margin = std::numeric_limits<double>::infinity();
+        return e;
+    }
     const double se = std::sqrt(var / n);
     e.margin = 1.96 * se * 400 / (std::log(10.0) * s * (1 - s));
     return e;
