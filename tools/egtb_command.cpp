@@ -146,11 +146,12 @@ int schedule_build(Variant v, const egtb::BuildOptions& o) {
     job.done = [&](std::size_t i, std::uint64_t positions, int rank, double seconds) {
         finished[i] = 1;
         counts.add(units[i].slices(), positions == 0);
-        // The ranks write into one directory: a unit another rank built that rank 0 does not
-        // see went to a disk of that rank's own (with one builder nothing else would notice).
+        // The ranks write into one directory: a unit another rank built (rank 0 builds none)
+        // that rank 0 does not see went to a disk of that rank's own (with one builder nothing
+        // else would notice).
         for (const egtb::Material& m : {units[i].first, units[i].second}) {
             const std::string file = egtb::table_file_name(std::string(variant_name(v)), m);
-            if (std::error_code ec; rank != 0 && !fs::exists(fs::path(o.dir) / file, ec))
+            if (std::error_code ec; !fs::exists(fs::path(o.dir) / file, ec))
                 throw std::runtime_error(fmt::format(
                     "rank {} ({}) built unit {}, but rank 0 does not see its file {} in {}: the "
                     "table directory must be one directory that every rank shares",

@@ -65,8 +65,7 @@ int run(const cli::Args& args) {
     // The game so far, for the draw rules (RULES.md §5), as show and a match judge it.
     play::GameState<R> game(p);
     // The FEN's H field: kings alone have moved for that many plies before it.
-    const search::DrawCounters start{.kings_only =
-                                         std::uint16_t(fen ? fen_halfmove_clock(*fen) : 0)};
+    const search::DrawCounters start = fen ? search::fen_counters(*fen) : search::DrawCounters{};
     game.counters = start;
     if (const auto moves = args.get("moves"))
         for (const auto& pm : play_line<R>(p, *moves)) game.play(pm);

@@ -45,7 +45,7 @@ int run(const cli::Args& args) {
     // The game so far, for the draw rules (RULES.md §5), as a match judges its games.
     play::GameState<R> game(p);
     // The FEN's H field: kings alone have moved for that many plies before it.
-    if (fen) game.counters.kings_only = std::uint16_t(fen_halfmove_clock(*fen));
+    if (fen) game.counters = search::fen_counters(*fen);
     if (const auto moves = args.get("moves")) {
         for (const auto& pm : play_line<R>(p, *moves)) {
             played += (played.empty() ? "" : " ") + move_text<R>(pm);

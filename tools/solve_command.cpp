@@ -420,7 +420,7 @@ int run(const cli::Args& args) {
     if (const auto fen = args.get("fen")) {
         const Position<R> p = parse_fen<R>(*fen);
         // The FEN's H field: kings alone have moved for that many plies (with --draw-rules).
-        opt.start.kings_only = std::uint16_t(fen_halfmove_clock(*fen));
+        opt.start = search::fen_counters(*fen);
         search::Solver<R> solver(opt);
         check_tables(solver);
         const Solved s = solve(solver, p);

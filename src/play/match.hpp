@@ -504,20 +504,42 @@ struct EloEstimate {
 // the score's standard error se = sqrt(var / n), and its 95% half-width 1.96 se. It is carried
 // over to Elo through the derivative of D(s):
 //     dD/ds = 400 / (ln 10 * s (1-s)),   margin = 1.96 se * dD/ds.
-inline EloEstimate elo_estimate(int wins, int draws, int losses) {
+namespace elo_detail {
+// The estimate from samples of A's score per game: counts[k] samples scored k / (N - 1) (a game:
+// 0, 1/2, 1; a pair, per game: 0, 1/4, ..., 1). The mean is the score s, the variance is that of
+// the samples, and the margin is carried over to Elo as above; without spread (every sample
+// alike) the margin is `no_spread`.
+template <std::size_t N>
+EloEstimate estimate(const std::array<int, N>& counts, double no_spread) {
     EloEstimate e;
-    const double n = wins + draws + losses;
+    const auto x = [](std::size_t k) { return double(k) / double(N - 1); };
+    double n = 0, points = 0;
+    for (std::size_t k = 0; k < N; ++k) {
+        n += counts[k];
+        points += counts[k] * x(k);
+    }
     if (n <= 0) return e;
-    const double s = (wins + 0.5 * draws) / n;
+    const double s = points / n;
     e.score = s;
     if (s <= 0 || s >= 1) return e;
     e.finite = true;
     e.elo = -400 * std::log10(1 / s - 1);
-    const double var =
-        (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
+    double var = 0;
+    for (std::size_t k = 0; k < N; ++k) var += counts[k] * (x(k) - s) * (x(k) - s);
+    var /= n;
+    if (var <= 1e-12) {
+        e.margin = no_spread;
+        return e;
+    }
     const double se = std::sqrt(var / n);
     e.margin = 1.96 * se * 400 / (std::log(10.0) * s * (1 - s));
     return e;
+}
+}  // namespace elo_detail
+
+// The games as samples of 0, 1/2 and 1; all draws give the margin 0.
+inline EloEstimate elo_estimate(int wins, int draws, int losses) {
+    return elo_detail::estimate<3>({losses, draws, wins}, 0);
 }
 
 // The same estimate from game pairs (the pentanomial model of fishtest and fastchess): a match
@@ -530,30 +552,9 @@ inline EloEstimate elo_estimate(int wins, int draws, int losses) {
 // than the trinomial margin, which counts a pair's correlated games as two independent ones.
 // With every pair in one bin the margin is infinite (no spread seen, nothing known of it).
 inline EloEstimate elo_estimate_pairs(const std::array<int, 5>& pairs) {
-    EloEstimate e;
-    double n = 0, points = 0;
-    for (int k = 0; k < 5; ++k) {
-        n += pairs[std::size_t(k)];
-        points += pairs[std::size_t(k)] * (k / 4.0);
-    }
-    if (n <= 0) return e;
-    const double s = points / n;
-    e.score = s;
-    if (s <= 0 || s >= 1) return e;
-    e.finite = true;
-    e.elo = -400 * std::log10(1 / s - 1);
-    double var = 0;
-    for (int k = 0; k < 5; ++k) var += pairs[std::size_t(k)] * (k / 4.0 - s) * (k / 4.0 - s);
-    var /= n;
     // Every pair alike (two identical engines at a fixed depth score 1 point in each): no spread
-    // to measure, not a certain Elo; the margin is infinite.
-    if (var <= 1e-12) {
-        e.margin = std::numeric_limits<double>::infinity();
-        return e;
-    }
-    const double se = std::sqrt(var / n);
-    e.margin = 1.96 * se * 400 / (std::log(10.0) * s * (1 - s));
-    return e;
+    // to measure, not a certain Elo.
+    return elo_detail::estimate(pairs, std::numeric_limits<double>::infinity());
 }
 
 // One game in PDN, through the PDN writer (pdn/writer.hpp): the tags, then the moves from the

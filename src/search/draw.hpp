@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include "core/bits.hpp"
+#include "core/notation.hpp"
 #include "core/position.hpp"
 
 namespace dambit::search {
@@ -107,6 +109,12 @@ struct DrawCounters {
         return d;
     }
 };
+
+// The counters at a FEN's position: its H field is the kings-only counter (fen_halfmove_clock);
+// the material rules' counter is in no FEN and starts at 0.
+inline DrawCounters fen_counters(std::string_view fen) {
+    return {.kings_only = std::uint16_t(fen_halfmove_clock(fen))};
+}
 
 // The plies left before the move-count rules of variant R declare the game drawn, if the material
 // stays as it is: 0 or less when they declare it drawn now, kNoCounterDraw when no rule runs.
