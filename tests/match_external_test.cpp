@@ -207,6 +207,37 @@ TEST_CASE("SPRT: the log-likelihood ratio of a hand-worked example", "[match]") 
                       Catch::Contains("'alpha' given twice"));
 }
 
+TEST_CASE("SPRT: the pentanomial ratio of a hand-worked example", "[match]") {
+    // 8 pairs: A scored 0 points in none, 1/2 in one (LD), 1 in two (DD), 3/2 in four (WD), 2
+    // in one (WW). Per game the pairs score x = 0, 1/4, 1/2, 3/4, 1: total X = 1/4 + 2/2 + 4 3/4
+    // + 1 = 5.25, mean m = 5.25 / 8 = 0.65625,
+    //   var = (1 (0.40625)^2 + 2 (0.15625)^2 + 4 (0.09375)^2 + 1 (0.34375)^2) / 8
+    //       = (0.1650390625 + 0.048828125 + 0.03515625 + 0.1181640625) / 8 = 0.3671875 / 8
+    //       = 0.0458984375 (= 47/1024).
+    // elo0 = 0, elo1 = 400 log10(3): s0 = 1/2, s1 = 3/4,
+    //   LLR = (s1 - s0) (2 X - P (s0 + s1)) / (2 var) = 0.25 (10.5 - 10) / (47/512) = 64/47.
+    const double elo1 = 400 * std::log10(3.0);
+    CHECK(sprt_llr_pairs({0, 1, 2, 4, 1}, 0, elo1) == Approx(64.0 / 47.0));
+    // The same 16 games one by one: W = 4 + 2 = 6, D = 1 + 4 + 4 = 9, L = 1; X = 10.5, m the same,
+    //   var = (6 (0.34375)^2 + 9 (0.15625)^2 + 1 (0.65625)^2) / 16 = 1.359375 / 16 = 87/1024,
+    //   LLR = 0.25 (21 - 20) / (87/512) = 128/87: the trinomial ratio counts the pairs' games as
+    //   independent.
+    CHECK(sprt_llr(6, 9, 1, 0, elo1) == Approx(128.0 / 87.0));
+    // Every pair alike (a win and a draw in each: no spread between pairs, though the games
+    // differ): no evidence, where the trinomial ratio sees some.
+    CHECK(sprt_llr_pairs({0, 0, 0, 5, 0}, 0, elo1) == 0);
+    CHECK(sprt_llr(5, 5, 0, 0, elo1) > 0);
+    CHECK(sprt_llr_pairs({0, 0, 0, 0, 0}, 0, 5) == 0);
+
+    CHECK(parse_sprt("elo0=0 elo1=5").model == SprtParams::Model::kPentanomial);
+    CHECK(parse_sprt("elo0=0 elo1=5 model=trinomial").model == SprtParams::Model::kTrinomial);
+    CHECK(parse_sprt("model=pentanomial,elo0=0,elo1=5").model ==
+          SprtParams::Model::kPentanomial);
+    CHECK_THROWS_WITH(parse_sprt("elo0=0 elo1=5 model=bayes"), Catch::Contains("'model=bayes'"));
+    CHECK_THROWS_WITH(parse_sprt("elo0=0 elo1=5 model=trinomial model=trinomial"),
+                      Catch::Contains("'model' given twice"));
+}
+
 TEST_CASE("the compiled-in Russian ballots", "[match]") {
     const auto text = ballot_text("russian");
     REQUIRE(text);

@@ -279,7 +279,8 @@ if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
   ok; else bad resume-fewer "status $status: $(cat "$tmp/fewer.err")"; fi
 
 # - --sprt added on a resume, deciding within the pairs played before: they are all counted and
-#   kept (the games after the decision vanished from the PDN without a word). With --max-plies 1
+#   kept (the games after the decision vanished from the PDN without a word). The trinomial
+#   model, counting the games one by one (the pentanomial one sees no spread: see below). With --max-plies 1
 #   and B the engine that plays illegal moves, each pair is a draw (A's first move reaches the
 #   ply limit; B is never asked) and a win for A (B's illegal first move): W=1, D=1. After k
 #   pairs N=2k, X=1.5k, var=0.0625; elo1=100 gives s1=1/(1+10^-0.25)=0.640065, so
@@ -289,7 +290,7 @@ if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Event ' "$tmp/cut.pdn")" -eq 2 ] &&
 sprt_args=(--b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --opening-plies 3 --openings 200 --pgn "$tmp/sp.pdn")
 interrupt_when "$tmp/sp.pdn.journal" '^pair ' 6 "$tmp/sp-int.out" "$tmp/sp-int.err" "$dambit" match "${sprt_args[@]}"
 p=$(grep -c '^pair ' "$tmp/sp.pdn.journal")
-run sprt-resume "${sprt_args[@]}" --sprt 'elo0=0 elo1=100'
+run sprt-resume "${sprt_args[@]}" --sprt 'elo0=0 elo1=100 model=trinomial'
 if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
    [ "$(grep -A1 '^LLR 3\.23 ' "$tmp/sprt-resume.out" | head -2 | tail -1)" = 'H1 accepted: elo >= 100' ] &&
    grep -q "^opening 4/200 .*; A +4 =4 -0\$" "$tmp/sprt-resume.out" &&
@@ -297,6 +298,16 @@ if [ "$status" -eq 0 ] && [ "$p" -ge 6 ] &&
    grep -q "^games $((2 * p)), A wins $p, draws $p, B wins 0" "$tmp/sprt-resume.out" &&
    [ "$(grep -c '^\[Event ' "$tmp/sp.pdn")" -eq $((2 * p)) ] && [ ! -e "$tmp/sp.pdn.tmp" ]; then ok; else
   bad resume-sprt "status $status, $p pairs: $(cat "$tmp/sprt-resume.out" "$tmp/sprt-resume.err")"; fi
+# Such pairs under the default, pentanomial model: every pair scored 1.5 points (a draw and a
+# win), so the pairs have no spread and the ratio stays 0 -- no decision, all 6 pairs played.
+run sprt-penta --b "hub:$tmp/fake.sh illegal" --movetime 20 --max-plies 1 --opening-plies 3 --openings 6 \
+  --sprt 'elo0=0 elo1=100'
+if [ "$status" -eq 0 ] &&
+   grep -q '^SPRT elo0 0 elo1 100 alpha 0.05 beta 0.05, pentanomial: bounds \[-2\.94, 2\.94\]$' "$tmp/sprt-penta.out" &&
+   [ "$(grep -c '^LLR 0\.00 ' "$tmp/sprt-penta.out")" -eq 6 ] &&
+   grep -q "^pairs 6, A's points a pair 0 0.5 1 1.5 2: 0 0 0 6 0," "$tmp/sprt-penta.out" &&
+   grep -q '^SPRT: no decision, LLR 0.00 ' "$tmp/sprt-penta.out"; then ok; else
+  bad sprt-penta "status $status: $(cat "$tmp/sprt-penta.out" "$tmp/sprt-penta.err")"; fi
 
 # - the Hub engine upgraded between the runs (its id line says version 2.0, not 1): refused,
 #   naming both versions, as another setting is; the files left as they are. The command line

@@ -48,7 +48,7 @@ constexpr const char* kHelp =
     "usage: dambit match [--variant V] [--a SIDE] [--b SIDE]\n"
     "         [--depth N | --nodes N | --movetime MS | --tc BASE+INC] [--grace MS]\n"
     "         [--openings N] [--opening-plies K | --ballots NAME | --openings-file FILE]\n"
-    "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B']\n"
+    "         [--max-plies P] [--sprt 'elo0=E0 elo1=E1 alpha=A beta=B model=M']\n"
     "         [--threads T] [--hash MB] [--pgn FILE] [--eval E] [--concurrency N]\n"
     "         [--analyse-losses [--analyse-factor F]] [--egtb DIR [--egtb-cache MB]]\n"
     "         [--book FILE [--book-ply N] [--book-margin M]] [--a-param P] [--b-param P]\n"
@@ -118,7 +118,9 @@ constexpr const char* kHelp =
     "                     or less), e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05' (alpha and beta\n"
     "                     default to 0.05): after each pair a line `LLR x.xx [lower, upper]`;\n"
     "                     the match stops when the ratio leaves the bounds, with\n"
-    "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`\n"
+    "                     `H1 accepted: elo >= E1` or `H0 accepted: elo <= E0`; the ratio\n"
+    "                     counts game pairs (model=pentanomial, the default, as fishtest)\n"
+    "                     or single games (model=trinomial, as cutechess-cli)\n"
     "  --a-param P        a Hub engine's parameters, comma-separated NAME=VALUE\n"
     "  --b-param P        (e.g. 'hash=64,threads=2'): sent as `set-param name=NAME\n"
     "                     value=VALUE` before `init`; a name the engine does not declare\n"
@@ -847,8 +849,9 @@ int run(const cli::Args& args) {
         fmt::print("resumed from {}.tmp: {} of {} openings played\n", *pgn, first,
                    openings.size());
     if (sprt)
-        fmt::print("SPRT elo0 {:g} elo1 {:g} alpha {:g} beta {:g}: bounds [{:.2f}, {:.2f}]\n",
-                   sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt->lower(), sprt->upper());
+        fmt::print("SPRT elo0 {:g} elo1 {:g} alpha {:g} beta {:g}, {}: bounds [{:.2f}, {:.2f}]\n",
+                   sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt->model_name(),
+                   sprt->lower(), sprt->upper());
     std::fflush(stdout);
 
     // The slots take openings in order; the pairs are counted and written in opening order.
@@ -989,7 +992,9 @@ int run(const cli::Args& args) {
         // The test stops the match at its decision. A resume whose test decides within the
         // pairs played before still counts them all, and keeps their games: they were played.
         if (sprt && !decided) {
-            llr = play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
+            llr = sprt->model == play::SprtParams::Model::kPentanomial
+                      ? play::sprt_llr_pairs(pairs, sprt->elo0, sprt->elo1)
+                      : play::sprt_llr(wins, draws, losses, sprt->elo0, sprt->elo1);
             fmt::print("LLR {} [{:.2f}, {:.2f}]\n", llr_text(llr), sprt->lower(), sprt->upper());
             const auto d = play::sprt_decision(llr, *sprt);
             if (d == play::SprtDecision::kH1)
