@@ -162,6 +162,52 @@ out=$("$dambit" book build --variant russian --from-pdn "$dir/players.pdn" "$dir
 grep -q '^12 games read, 7 used (5 skipped: 0 another variant or start, 0 no result, 0 not replayed, 5 given twice)' <<<"$out" &&
   ok || bad "file given twice: $out"
 
+# --min-games counts the games that reach a position through kept positions alone. Three games,
+# G = 2: c3-d4 b6-a5 is reached by games 1 and 2 along c3-d4 (kept: 2 games); game 3 reaches it
+# by g3-h4 b6-a5 c3-d4 (g3-h4 first: 1 game, left out, so game 3 is in no position after the
+# start). After c3-d4 b6-a5, game 1 plays g3-h4 and game 2 b2-c3: once each, left out. The
+# position after c3-d4 b6-a5 g3-h4 is the one after game 3's third move too, which made 2 games
+# of it and kept it with the value of game 1 alone. So: the start (3 games), c3-d4 (2) and
+# c3-d4 b6-a5 (2, a leaf: White won one, lost one): 3 positions.
+cat > "$dir/mg.pdn" <<'EOF'
+[White "a1"]
+[Black "b1"]
+1. c3-d4 b6-a5 2. g3-h4 a7-b6 1-0
+
+[White "a2"]
+[Black "b2"]
+1. c3-d4 b6-a5 2. b2-c3 f6-g5 0-1
+
+[White "a3"]
+[Black "b3"]
+1. g3-h4 b6-a5 2. c3-d4 d6-c5 1/2-1/2
+EOF
+out=$("$dambit" book build --variant russian --from-pdn "$dir/mg.pdn" --out "$dir/mg.book" 2>&1)
+grep -q '^3 games read, 3 used (0 skipped: .*), 3 positions reached by 2 or more$' <<<"$out" && ok || bad "min-games through kept positions: $out"
+leaf='W:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13'  # after c3-d4 b6-a5
+out=$("$dambit" book probe --book "$dir/mg.book" --fen "$leaf")
+[ "$out" = 'no book move: a leaf of the book, value 0, 2 games' ] && ok || bad "probe of a leaf: $out"
+out=$("$dambit" book probe --book "$dir/mg.book" --fen "$leaf" --json)
+[ "$out" = '{"moves":[]}' ] && ok || bad "probe of a leaf, json: $out"
+out=$("$dambit" search --book "$dir/mg.book" --moves "c3-d4 b6-a5" --nodes 1000)
+grep -q '^book ' <<<"$out" && bad "a leaf gave a book move: $out" || ok
+# A book from games alone searches nothing: the options of a search or of its size are refused
+# (--positions 500 gave the games' 3 positions without a word).
+for opt in "--positions 500" "--hours 1" "--threads 2" "--hash 64" "--eval hand"; do
+  expect_error "games-only${opt% *}" 2 "^dambit book: ${opt% *} goes with a search \(--nodes-per-position or --depth\); a book from games alone keeps the positions the games reached\$" -- \
+    book build --variant russian --from-pdn "$dir/mg.pdn" $opt --out "$dir/opt.book"
+done
+[ -e "$dir/opt.book" ] || [ -e "$dir/opt.book.part" ] && bad "a refused option left a file" || ok
+
+# A book of ballots has no start position: info says so, with its roots (the 156 openings of the
+# ACF deck; a root's FEN for probe), where it printed no value line.
+"$dambit" book build --variant english --ballots english-3move --positions 100 --nodes-per-position 100 \
+  --out "$dir/en3.book" > /dev/null 2>&1 || bad "english ballots book"
+out=$("$dambit" book info --book "$dir/en3.book")
+root=$(sed -nE 's/^start position not in the book; 156 roots, e\.g\. (W:.*)$/\1/p' <<<"$out")
+[ -n "$root" ] && [ "$("$dambit" book probe --book "$dir/en3.book" --fen "$root")" != "not in the book" ] && ok ||
+  bad "info of a ballots book: $out"
+
 # Settings that would not fit the header's 88 bytes (they would be cut, and two builds pass for
 # one): refused before any work, nothing written.
 expect_error long-settings 2 "the settings 'nodes=1000000000000000000,.*' do not fit the file's header \(88 bytes\)" -- \

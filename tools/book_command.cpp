@@ -38,9 +38,10 @@ const char* const kBuildHelp =
     "negamax; the position expanded next (every legal move's position added and searched) is\n"
     "the leaf of least drop-out priority: how much worse than the best the moves leading to it\n"
     "are, plus 10 per ply of depth. From games: the positions of the games of PDN files\n"
-    "reached by at least G games, from the start position, with their results; with\n"
-    "--nodes-per-position or --depth they are searched too, and the book is then extended by\n"
-    "drop-out expansion up to --positions.\n"
+    "reached by at least G games through such positions, from the start position, with their\n"
+    "results; with --nodes-per-position or --depth they are searched too, and the book is\n"
+    "then extended by drop-out expansion up to --positions (without either, the options of\n"
+    "the search and of the size are refused).\n"
     "The build is written to FILE.part as it goes, and FILE (FILE.tmp renamed, with an XXH64\n"
     "checksum) at the end; the same command after an interruption goes on where it stopped,\n"
     "and with a larger --positions it extends a finished FILE. With any number of threads\n"
@@ -64,17 +65,20 @@ const char* const kProbeHelp =
     "\n"
     "The book moves of the position (default: the start position), best first: each with its\n"
     "value for the side to move (hundredths of a man, or win N / loss N plies from the end;\n"
-    "negamax of the book), its depth (plies of book below it) and its weight (games that played\n"
-    "it in a book from games, else book positions under it). --json prints\n"
+    "negamax of the book), its depth (plies of book below it) and its weight: the games that\n"
+    "reached the position it leads to (by any order of moves) when games reached it, else the\n"
+    "book positions under it. A position of the book without book moves (a leaf) prints its\n"
+    "value. --json prints\n"
     "{\"moves\":[{\"move\":M,\"value\":V,\"depth\":D,\"weight\":W},...]} (an empty list for a\n"
-    "position not in the book; V a number, 31000 - N for win N).\n"
+    "leaf or a position not in the book; V a number, 31000 - N for win N).\n"
     "--variant, when given, must be the book's.\n";
 
 const char* const kInfoHelp =
     "usage: dambit book info --book FILE\n"
     "\n"
     "The book's variant and settings, positions, positions expanded, depth reached (plies from\n"
-    "the start along book moves), its root value and its size in bytes.\n";
+    "the start along book moves), its size in bytes and the start position's value (a book\n"
+    "of ballots, without the start: the number of its roots and one of them).\n";
 
 // The book file and its variant, checked against --variant when given.
 book::BookFile open_book(const cli::Args& args) {
@@ -117,7 +121,16 @@ int probe(const cli::Args& args, const book::BookFile& f) {
         fmt::print("{}\n", json::Object().add("moves", json::Raw{a.str()}).str());
         return 0;
     }
-    if (moves.empty()) fmt::print("not in the book\n");
+    if (moves.empty()) {
+        // A leaf of the book (a position searched, or reached by games, and not expanded) is in
+        // it, with a value, though it has no book move.
+        if (const book::Record* r = b.find(p))
+            fmt::print("no book move: a leaf of the book, value {}{}\n",
+                       value_text(b.value(std::size_t(r - &b.records()[0]))),
+                       r->games ? ", " + cli::count_text(r->games, "game", "games") : "");
+        else
+            fmt::print("not in the book\n");
+    }
     for (const auto& m : moves)
         fmt::print("{:<12} value {:>7} depth {:>3} weight {}\n", move_text<R>(m.move),
                    value_text(m.value), m.depth, m.weight);
@@ -134,9 +147,19 @@ int info(const cli::Args& args, const book::BookFile& f) {
                f.header.settings);
     fmt::print("positions {}, expanded {}, depth reached {}, size {} bytes\n", b.size(), expanded,
                b.depth_reached(), f.bytes);
-    if (root)
+    if (root) {
         fmt::print("start position value {}\n",
                    value_text(b.value(std::size_t(root - &b.records()[0]))));
+    } else {
+        // A book of ballots: its roots are their positions (one of them for `probe --fen`).
+        std::size_t roots = 0;
+        const book::Record* first = nullptr;
+        for (const auto& r : b.records())
+            if (r.flags & book::Record::kRoot) first = first ? first : &r, ++roots;
+        fmt::print("start position not in the book; {}{}\n",
+                   cli::count_text(roots, "root", "roots"),
+                   first ? ", e.g. " + to_fen(book::position_of<R>(*first)) : "");
+    }
     return 0;
 }
 
@@ -226,6 +249,15 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const std::string eval = args.get_or("eval", cli::kDefaultEval);
     const auto weights = cli::weights_choice(eval, args.variant(), "--eval");
     const bool searching = files.empty() || args.has("nodes-per-position") || args.has("depth");
+    // A book from games alone searches nothing: the options of the search and of its size would
+    // do nothing (a user asking for 500 positions got the games' 3 without a word).
+    if (!searching)
+        for (const char* name : {"positions", "hours", "threads", "hash", "eval"})
+            if (args.has(name))
+                throw cli::UsageError(fmt::format(
+                    "--{} goes with a search (--nodes-per-position or --depth); a book from "
+                    "games alone keeps the positions the games reached",
+                    name));
     search::Limits limits;
     std::string settings;
     if (args.has("depth")) {

@@ -54,7 +54,9 @@ struct BookMove {
     PathMove<typename R::Geometry> move;
     search::Score value = 0;  // for the side to move: the negamax value of the position it leads to
     int depth = 0;            // plies of book below the move (1: its position is a leaf)
-    std::uint64_t weight = 0;  // games that played it (books from games), else book positions under it
+    // The games that reached the position it leads to (by any order of moves), when games did;
+    // else the book positions under it.
+    std::uint64_t weight = 0;
 };
 
 template <class R>

@@ -279,23 +279,61 @@ std::vector<Record> records_from_games(
             }
         }
     };
+    // A position is kept when at least `min_games` games reach it through kept positions alone.
+    // The count of every game reaching it is an upper bound: the games' prefixes of positions
+    // within it are gathered, then the counts are taken again over the prefixes cut at the
+    // first position left out, until no position drops out (a position counted on a game that
+    // came through a position left out may fall below G, and its followers with it).
     std::unordered_map<std::uint64_t, std::uint32_t> count;
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t) {
         for (const auto& p : line) ++count[position_key(p)];
     });
     first_pass = false;
+    struct Prefix {
+        std::vector<std::uint64_t> keys;
+        std::uint32_t white2 = 0;
+    };
+    std::vector<Prefix> prefixes;
     std::unordered_map<std::uint64_t, Record> kept;
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t white2) {
+        Prefix prefix{{}, white2};
         for (const auto& p : line) {
             const auto key = position_key(p);
             if (count[key] < std::uint32_t(min_games)) break;
-            auto [it, added] = kept.emplace(key, record_of<R>(p));
-            Record& r = it->second;
-            if (added && p == Position<R>::start()) r.flags = Record::kRoot;
-            ++r.games;
-            r.points2 += p.side == Color::kWhite ? white2 : 2 - white2;
+            prefix.keys.push_back(key);
+            if (const auto [it, added] = kept.emplace(key, record_of<R>(p));
+                added && p == Position<R>::start())
+                it->second.flags = Record::kRoot;
         }
+        if (!prefix.keys.empty()) prefixes.push_back(std::move(prefix));
     });
+    for (bool dropped = true; dropped;) {
+        count.clear();
+        for (auto& prefix : prefixes) {
+            std::size_t n = 0;
+            while (n < prefix.keys.size() && kept.count(prefix.keys[n])) ++n;
+            prefix.keys.resize(n);
+            for (const auto key : prefix.keys) ++count[key];
+        }
+        dropped = false;
+        for (auto it = kept.begin(); it != kept.end();) {
+            if (count[it->first] < std::uint32_t(min_games)) {
+                it = kept.erase(it);
+                dropped = true;
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const auto& prefix : prefixes) {
+        for (std::size_t k = 0; k < prefix.keys.size(); ++k) {
+            Record& r = kept.at(prefix.keys[k]);
+            ++r.games;
+            // The side to move alternates along the game, from the start position's.
+            const bool white = (k % 2 == 0) == (Position<R>::start().side == Color::kWhite);
+            r.points2 += white ? prefix.white2 : 2 - prefix.white2;
+        }
+    }
     std::vector<Record> out;
     for (const auto& [key, r] : kept) out.push_back(r);
     std::sort(out.begin(), out.end());
