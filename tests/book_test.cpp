@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -255,6 +256,25 @@ TEST_CASE("book files and journals", "[book]") {
         std::fputc(0x55, out);
         std::fclose(out);
         CHECK_THROWS_AS(read_book(path), std::runtime_error);
+    }
+    // Records no build writes, in a file whose checksum holds (edited, the checksum computed
+    // again): refused, naming the position and what is wrong (a value of -32768 was read as a
+    // loss and printed `loss -1766`).
+    for (const auto& [edit, what] :
+         std::vector<std::pair<std::function<void(Record&)>, std::string>>{
+             {[](Record& r) { r.value = -32768; }, "position 1: value -32768 beyond a win (31000)"},
+             {[](Record& r) { r.side = 2; }, "position 1: side to move 2"},
+             {[](Record& r) { r.black |= r.white; }, "position 1: a square held by both sides"},
+             {[](Record& r) {
+                  const std::uint64_t empty = ~(r.white | r.black);
+                  r.kings = empty & (~empty + 1);  // the lowest empty square
+              },
+              "position 1: a king on an empty square"},
+             {[](Record& r) { r.games = 2, r.points2 = 5; }, "position 1: 5 half-points in 2 games"}}) {
+        Record bad = searched(s, 7, Record::kRoot);
+        edit(bad);
+        write_book(path, {"russian", "nodes=1"}, {bad});
+        CHECK_THROWS_WITH(read_book(path), path + ": corrupt book file (" + what + ")");
     }
     // A book of no positions reads back as none (an empty vector's null data() was handed to
     // memcpy: UBSan reported it for `book info`, `book probe` and the Hub's `book` parameter).

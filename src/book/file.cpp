@@ -13,6 +13,7 @@
 
 #include "core/file_io.hpp"
 #include "core/text.hpp"
+#include "search/score.hpp"
 
 namespace dambit::book {
 
@@ -46,6 +47,20 @@ std::vector<Record> records_at(const char* p, std::size_t n) {
     return out;
 }
 
+// What is wrong with a record no build writes (a file edited, its checksum computed again), or
+// empty: a value beyond a proven win, a side to move other than 0 or 1, a square of both sides,
+// a king on an empty square, more points than its games give.
+std::string record_problem(const Record& r) {
+    if (r.value > search::kWin || r.value < -search::kWin)
+        return fmt::format("value {} beyond a win ({})", r.value, search::kWin);
+    if (r.side > 1) return fmt::format("side to move {}", r.side);
+    if (r.white & r.black) return "a square held by both sides";
+    if (r.kings & ~(r.white | r.black)) return "a king on an empty square";
+    if (r.points2 > 2 * std::uint64_t(r.games))
+        return fmt::format("{} half-points in {} games", r.points2, r.games);
+    return {};
+}
+
 }  // namespace
 
 BookFile read_book(const std::string& path) {
@@ -74,6 +89,10 @@ BookFile read_book(const std::string& path) {
         get<std::uint64_t>(end + 16) != XXH64(bytes.data(), bytes.size() - 8, 0))
         throw fail("corrupt book file (checksum)");
     b.records = records_at(bytes.data() + kHeaderBytes, std::size_t(n));
+    for (std::size_t i = 0; i < b.records.size(); ++i)
+        if (const auto problem = record_problem(b.records[i]); !problem.empty())
+            throw std::runtime_error(
+                fmt::format("{}: corrupt book file (position {}: {})", path, i + 1, problem));
     return b;
 }
 
