@@ -540,6 +540,19 @@ if [ "$("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H30' --depth 4)" = 'bestmove 
    [ "$("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1 g1-h2' --depth 3 --json)" = '{"bestmove":null,"drawn":"repetition"}' ] &&
    grep -q '^depth 3 ' <("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1' --depth 3); then
   pass=$((pass + 1)); else echo "FAIL search-game-drawn"; fail=$((fail + 1)); fi
+# One legal move is analysed all the same (RULES.md section 6's worked example with a Black man on
+# a7 added): h6:f8:b4:e1 is forced, and then White's king on e1 wins against the lone man on a7
+# (a7-b6 e1-f2 b6-a5 f2-c5 a5-b4 c5:a3: the man is caught, 7 plies). Under a time limit the
+# search stopped after depth 1 and printed `score -2`; a Hub engine still answers at once.
+out=$("$dambit" search --fen 'W:Wh6:Bg7,c5,d2,a7' --movetime 2000)
+if grep -q '^depth [0-9]* .* score win 7 .* pv h6:f8:b4:e1 ' <<<"$out" && [ "$(tail -1 <<<"$out")" = 'bestmove h6:f8:b4:e1' ]; then
+  pass=$((pass + 1)); else echo "FAIL search-forced-move-analysed: $out"; fail=$((fail + 1)); fi
+# The Hub engine's position: International, White's man on 28 must take Black's on 23 (Black has
+# one more on 5).
+out=$( (printf 'hub\ninit\npos pos=Weeeebeeeeeeeeeeeeeeeeebeeeeweeeeeeeeeeeeeeeeeeeeee\nlevel move-time=2\ngo think\n'
+        sleep 1; echo quit) | "$dambit" hub | grep -E '^(info|done)')
+if [ "$(grep -c '^info ' <<<"$out")" -eq 1 ] && grep -q '^done move=28x19x23$' <<<"$out"; then
+  pass=$((pass + 1)); else echo "FAIL hub-forced-move-at-once: $out"; fail=$((fail + 1)); fi
 out=$("$dambit" "${i3[@]}" --moves '7-2 50-44 2-7 44-50' | grep '^depth' | tail -1)
 if grep -q '^depth 12 .* score 0 ' <<<"$out"; then pass=$((pass + 1)); else
   echo "FAIL egtb-counters-draw: $out"; fail=$((fail + 1)); fi

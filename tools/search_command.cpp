@@ -72,6 +72,9 @@ int run(const cli::Args& args) {
     const std::vector<Position<R>>& history = game.history;
     search::Limits limits = cli::limits_option(args, 3000);
     limits.multipv = int(args.get_int("multipv", 1, 1, 256));
+    // One legal move (a forced capture, common in Russian) is searched for its score all the
+    // same: `search` analyses; the players (hub, dxp, match) answer it at once.
+    limits.analysis = true;
     const bool several = limits.multipv > 1;
     const int threads = int(args.get_int("threads", 1, 1, 256));
     const auto hash = std::size_t(args.get_megabytes("hash", 64));

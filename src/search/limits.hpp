@@ -20,6 +20,9 @@ struct Limits {
     int moves_to_go = 0;    // moves until the next time control, 0 = sudden death
     bool infinite = false;  // search until Engine::stop()
     int multipv = 1;        // lines reported per iteration: the best `multipv` root moves
+    // Analysis: a position with one legal move is searched for its score like any other, where
+    // play (the default) answers it after the first iteration under a time limit.
+    bool analysis = false;
 };
 
 // The time after which a search under a clock starts no new iteration (Tuning::adaptive_time):

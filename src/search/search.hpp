@@ -1190,7 +1190,7 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         if (stopped() || lim.infinite) continue;
         // Enough: a proven result seen with plies to spare, a forced reply, or the time is used.
         if (is_decisive(score) && depth >= plies_to_end(score) + 4) break;
-        if (timed && root_moves_.size() == 1 && !lim.nodes) break;
+        if (timed && root_moves_.size() == 1 && !lim.nodes && !lim.analysis) break;
         if (s_.soft_ms && s_.elapsed_ms() >= soft_limit(changes, fall)) break;
     }
     // An infinite search reports its move only when told to stop.
