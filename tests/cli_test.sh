@@ -540,6 +540,24 @@ if [ "$("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H30' --depth 4)" = 'bestmove 
    [ "$("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1 g1-h2' --depth 3 --json)" = '{"bestmove":null,"drawn":"repetition"}' ] &&
    grep -q '^depth 3 ' <("$dambit" search --fen W:WKa1:BKh2 --moves 'a1-b2 h2-g1 b2-a1 g1-h2 a1-b2 h2-g1 b2-a1' --depth 3); then
   pass=$((pass + 1)); else echo "FAIL search-game-drawn"; fail=$((fail + 1)); fi
+# The FEN that show and pdn fen print carries the H field, the plies since the last capture or
+# man move, so that a position pasted elsewhere keeps the move-count rules' count. Eight king
+# moves from W:WK22,K25,K29:BK21 (b2-c1 ... h2-d6): H8, White to move; after seven, H7. Black's
+# king on 21 (a3) is on 10 (d6) after them, on 28 (h2) after seven. International: H48, then 1-7 makes 49, and 50-44 the
+# 50th ply, which draws by the 25-move rule (RULES.md section 5).
+printf '[GameType "25"]\n[FEN "W:WK22,K25,K29:BK21"]\n[Result "*"]\n1. b2-c1 a3-c5 2. c1-b2 c5-d6 3. b2-a3 d6-h2 4. a3-b2 h2-d6 *\n' > /tmp/dambit_cli_h.$$.pdn
+check pdn-fen-halfmove 0 '^W:WK22,K25,K29:BK10:H8$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 8
+check pdn-fen-halfmove-7 0 '^B:WK22,K25,K29:BK28:H7$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 7
+check pdn-fen-halfmove-0 0 '^W:WK22,K25,K29:BK21$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1
+check show-fen-halfmove 0 '^White to move: W:WK22,K25,K29:BK10:H4$' '^$' -- \
+  show --fen 'W:WK22,K25,K29:BK21' --moves 'b2-c1 a3-c5 c1-b2 c5-d6'
+# A man's move (10-4, promoting) sets the count back to 0: no H field.
+check show-fen-halfmove-man 0 '^Black to move: B:WK1,K2,K4:B20,K50$' '^$' -- \
+  show --variant international --fen 'W:WK1,K2,10:BK50,20:H48' --moves '10-4'
+out=$("$dambit" show --variant international --fen 'W:WK1,K2,10:BK50,20:H48' --moves '1-7' | sed -n 's/^Black to move: //p')
+if [ "$out" = 'B:WK2,K7,10:B20,K50:H49' ] &&
+   "$dambit" show --variant international --fen "$out" --moves '50-44' | grep -q '^Drawn by the move-count rules\.$'; then
+  pass=$((pass + 1)); else echo "FAIL show-fen-halfmove-international: $out"; fail=$((fail + 1)); fi
 # One legal move is analysed all the same (RULES.md section 6's worked example with a Black man on
 # a7 added): h6:f8:b4:e1 is forced, and then White's king on e1 wins against the lone man on a7
 # (a7-b6 e1-f2 b6-a5 f2-c5 a5-b4 c5:a3: the man is caught, 7 plies). Under a time limit the

@@ -66,7 +66,7 @@ int run(const cli::Args& args) {
     fmt::print("{}\n", show::text_diagram(board, flip));
     if (!played.empty()) fmt::print("After {}\n", played);
     const char* side = p.side == Color::kWhite ? "White" : "Black";
-    fmt::print("{} to move: {}\n", side, to_fen<R>(p));
+    fmt::print("{} to move: {}\n", side, to_fen<R>(p, game.counters.kings_only));
     FixedList<PathMove<G>, kMaxMoves> list;
     const auto ending = game.rules_ending(std::numeric_limits<int>::max(), list);
     if (ending == play::Ending::kNoMove) {

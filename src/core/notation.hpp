@@ -301,6 +301,14 @@ std::string to_fen(const Position<R>& p) {
     return s;
 }
 
+// The same with the H field when kings alone have moved for `halfmove` plies (fen_halfmove_clock
+// reads it back): `W:WK22,K25,K29:BK10:H8`. Without it, a game position pasted elsewhere would
+// start the move-count rules again.
+template <class R>
+std::string to_fen(const Position<R>& p, int halfmove) {
+    return halfmove > 0 ? to_fen(p) + ":H" + std::to_string(halfmove) : to_fen(p);
+}
+
 // Long form of a move: from-to for a quiet move, every landing square of a capture otherwise.
 template <class R>
 std::string move_text(const PathMove<typename R::Geometry>& pm) {

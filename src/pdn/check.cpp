@@ -28,7 +28,15 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
         r.problem = replay<R>(raw, game, max_plies);
         note_untagged(raw, forced, *v, r.problem);
         r.plies = long(game.moves.size());
-        if (want_fen) r.fen = to_fen<R>(game.position(game.moves.size()));
+        if (want_fen) {
+            // The H field: the plies since the last capture or man move, counted back from the
+            // end of the moves replayed (the FEN tag's own H is not carried on).
+            int halfmove = 0;
+            for (auto m = game.moves.rbegin();
+                 m != game.moves.rend() && !m->move.is_capture() && m->move.king_moves(); ++m)
+                ++halfmove;
+            r.fen = to_fen<R>(game.position(game.moves.size()), halfmove);
+        }
         return 0;
     });
     return r;
