@@ -57,6 +57,10 @@ expect_error probe-damaged 1 "$damaged" -- egtb probe --fen 'W:W21,22:B5' --dir 
 # twelve men came out as '<').
 expect_error probe-too-many 2 "position outside the tables: no table holds a position of 24 pieces \(they go up to 8\)" -- \
   egtb probe --fen 'W:W21-32:B1-12' --dir "$dir/good"
+# Black to move is looked up in the colour-flipped slice: the message names it, and says that the
+# position (4 White kings against 1 Black king) is stored so (it read as another material).
+expect_error probe-flipped 2 "^dambit egtb probe: position outside the tables: no table of slice 0104 \(white 1 king, black 4 kings\): $dir/good/international-0104.egtb is missing \(this position, white 4 kings, black 1 king, Black to move, is stored colour-flipped: the tables hold White to move\)\$" -- \
+  egtb probe --variant international --fen 'B:WK1,K2,K3,K4:BK28' --dir "$dir/good"
 out=$("$dambit" egtb verify --dir "$dir/bad" 2>&1)
 status=$?
 if [ $status -eq 1 ] && grep -Eq "^$dir/bad/$damaged\$" <<<"$out" &&

@@ -340,7 +340,18 @@ int probe(const cli::Args& args) {
         try {
             r = egtb::probe_with_moves<R>(dir, cache, p);
         } catch (const egtb::MissingTable& e) {
-            cli::eprint("dambit egtb probe: position outside the tables: {}\n", e.what());
+            // The tables hold White to move: a position with Black to move is looked up in the
+            // colour-flipped slice, which the message names; said, lest it read as another
+            // position's material.
+            const auto own = egtb::material_of(p);
+            const std::string flipped =
+                p.side == Color::kBlack && e.material == own.flipped() && own != own.flipped()
+                    ? fmt::format(" (this position, {}, Black to move, is stored colour-flipped: "
+                                  "the tables hold White to move)",
+                                  own.description())
+                    : "";
+            cli::eprint("dambit egtb probe: position outside the tables: {}{}\n", e.what(),
+                        flipped);
             return 2;
         }
         auto plies = [](const egtb::Value& v) -> std::optional<int> {
