@@ -480,10 +480,12 @@ TEST_CASE("Move text: a capture written with '-' is read as the capture it names
     // In any variant, and in long form too only with 'x' or ':' (a quiet move has two squares).
     CHECK(read_move<Russian>("W:Wc3:Bd4", "c3-e5") == "c3:e5");
     // The king of "a short form shared by two captures is ambiguous": a1-b6 names two captures,
-    // a1-h2 one.
+    // a1-h2 one. The two, listed in the message: over c3 to d4, over c5 to b6 (a7 would do too,
+    // but from b6 nothing more; "every landing square" of the shorter is a1:d4:b6), or over c3
+    // to f6, g5 to h4, g3 to f2, and back over c5 to b6: a1:f6:h4:f2:b6.
     const char* fen = "W:WKa1:Bc3,g5,g3,c5";
     check_move_error<Russian>(fen, "a1-b6",
-                              {"ambiguous move 'a1-b6': write every landing square"});
+                              {"ambiguous move 'a1-b6': write every landing square (a1:d4:b6, a1:f6:h4:f2:b6)"});
     CHECK(read_move<Russian>(fen, "a1-h2") == "a1:e5:h2");
     // No capture from c3 to a5 (the one is c3:e5): the capture rule is the reason, as before.
     check_move_error<Russian>("W:Wc3:Bd4", "c3-a5",

@@ -819,7 +819,7 @@ TEST_CASE("PDN check: every error with its exact message and place", "[pdn]") {
               "3:10: game 1: illegal-move: illegal move '22-17': no piece on 22",
               // The king on a1 reaches b6 by a1:d4:b6 (taking c3, c5) and by a1:f6:h4:f2:b6
               // (taking c3, g5, g3, c5).
-              "9:4: game 2: ambiguous-move: ambiguous move 'a1:b6': write every landing square",
+              "9:4: game 2: ambiguous-move: ambiguous move 'a1:b6': write every landing square (a1:d4:b6, a1:f6:h4:f2:b6)",
               "11:1: game 3: bad-tag: bad tag '[Event Moscow]' (want [Name \"value\"])",
               "12:1: game 3: bad-tag: bad tag '[Site \"Moscow\" extra]' (want [Name \"value\"])",
               "13:1: game 3: bad-tag: bad tag '[White \"unclosed]' (want [Name \"value\"])",
@@ -1015,6 +1015,12 @@ TEST_CASE("PDN writer: captures short unless that names another move", "[pdn]") 
     CHECK(pdn_move_text<Russian>(h, legal(h, "h6:f8:b4:e1")) == "h6:e1");
     const auto b = parse_fen<Brazilian>("W:Wc3:Bb4,d4,d6");
     CHECK(pdn_move_text<Brazilian>(b, legal(b, "c3xe5xc7")) == "c3xc7");
+    // A capture that ends on its own start square, the only capture of W:Wc3:Bd4,f4,f2,d2: c3
+    // over d4 to e5, over f4 to g3, over f2 to e1, over d2 back to c3 (the man goes round the
+    // four and lands where it began). Its short form "c3:c3" names it alone, but says nothing
+    // to a reader: written whole.
+    const auto r = parse_fen<Russian>("W:Wc3:Bd4,f4,f2,d2,h8");
+    CHECK(pdn_move_text<Russian>(r, legal(r, "c3:e5:g3:e1:c3")) == "c3:e5:g3:e1:c3");
     // Quiet moves as they are.
     const auto s = Position<International>::start();
     CHECK(pdn_move_text<International>(s, legal(s, "32-28")) == "32-28");

@@ -40,7 +40,7 @@ files 9, games 29, moves 138, errors 1, failed games 1' '' -- \
   czech.pdn russian-game.pdn international-game.pdn
 
 expect errors 1 "errors.pdn:3:10: game 1: illegal move '22-17': no piece on 22
-errors.pdn:9:4: game 2: ambiguous move 'a1:b6': write every landing square
+errors.pdn:9:4: game 2: ambiguous move 'a1:b6': write every landing square (a1:d4:b6, a1:f6:h4:f2:b6)
 errors.pdn:11:1: game 3: bad tag '[Event Moscow]' (want [Name \"value\"])
 errors.pdn:12:1: game 3: bad tag '[Site \"Moscow\" extra]' (want [Name \"value\"])
 errors.pdn:13:1: game 3: bad tag '[White \"unclosed]' (want [Name \"value\"])

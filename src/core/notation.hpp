@@ -372,6 +372,21 @@ bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
 // that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
 // is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
 // `forbidden`: the move is a capture the precedence rule leaves out (generate_free_captures).
+
+// A few moves as the variant writes them, each once (under keep, identical paths are listed
+// twice): the first four, then "..." when there are more.
+template <class R>
+std::string a_few_moves(const std::vector<const PathMove<typename R::Geometry>*>& moves) {
+    std::vector<std::string> texts;
+    for (const auto* pm : moves)
+        if (std::find(texts.begin(), texts.end(), move_text<R>(*pm)) == texts.end())
+            texts.push_back(move_text<R>(*pm));
+    std::string out;
+    for (std::size_t i = 0; i < texts.size() && i < 5; ++i)
+        out += (i ? ", " : "") + (i == 4 ? std::string("...") : texts[i]);
+    return out;
+}
+
 template <class R, class List>
 std::string illegal_reason(const Position<R>& p, const List& legal, int from,
                            const std::string& square, bool capture, bool forbidden = false) {
@@ -384,17 +399,12 @@ std::string illegal_reason(const Position<R>& p, const List& legal, int from,
         return ": " + square + " holds a " + (p.side == Color::kWhite ? "black" : "white") +
                ((p.kings & at) ? " king, " : " man, ") + "and " + side + " is to move";
     }
-    // A few moves, as the variant writes them (each once: under keep, a duplicate capture is
-    // listed twice).
+    // A few of the legal moves that `keep` picks.
     auto some = [&](auto&& keep) {
-        std::vector<std::string> texts;
+        std::vector<const PathMove<typename R::Geometry>*> kept;
         for (const auto& pm : legal)
-            if (keep(pm) && std::find(texts.begin(), texts.end(), move_text<R>(pm)) == texts.end())
-                texts.push_back(move_text<R>(pm));
-        std::string out;
-        for (std::size_t i = 0; i < texts.size() && i < 5; ++i)
-            out += (i ? ", " : "") + (i == 4 ? std::string("...") : texts[i]);
-        return out;
+            if (keep(pm)) kept.push_back(&pm);
+        return a_few_moves<R>(kept);
     };
     const bool must_capture = legal[0].move.is_capture();
     // A capture, but not one the rule lets the side choose: the rule is the reason.
@@ -421,16 +431,15 @@ std::string illegal_reason(const Position<R>& p, const List& legal, int from,
     return ": " + of;
 }
 
-// How many of `moves` the landing squares `squares` (bit indices, the start first) name, written as
-// a quiet move or (`capture`) a capture, and the first of them: a short form (the ends only) names
+// The moves of `moves` that the landing squares `squares` (bit indices, the start first) name,
+// written as a quiet move or (`capture`) a capture: a short form (the ends only) names
 // the moves with those ends, unless one of them is written exactly (a single jump); a long form the
 // moves with exactly those landing squares, else those whose legs it fits (a king going straight
 // on may be written landing anywhere between two captured pieces). Identical paths (under keep)
 // count as one when written exactly.
 template <class G, class List>
-std::pair<std::size_t, const PathMove<G>*> match_move(const List& moves,
-                                                      const std::vector<int>& squares,
-                                                      bool capture) {
+std::vector<const PathMove<G>*> match_move(const List& moves, const std::vector<int>& squares,
+                                           bool capture) {
     const int from = squares.front(), to = squares.back();
     std::vector<const PathMove<G>*> ends, exact, fitting;
     for (const auto& pm : moves) {
@@ -442,9 +451,8 @@ std::pair<std::size_t, const PathMove<G>*> match_move(const List& moves,
         if (same) exact.push_back(&pm);
         if (squares.size() > 2 && legs_fit<G>(squares, pm.move.captured)) fitting.push_back(&pm);
     }
-    if (!exact.empty()) return {1, exact.front()};
-    const auto& named = squares.size() == 2 ? ends : fitting;
-    return {named.size(), named.empty() ? nullptr : named.front()};
+    if (!exact.empty()) return {exact.front()};
+    return squares.size() == 2 ? ends : fitting;
 }
 
 }  // namespace notation_detail
@@ -488,18 +496,20 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     }
     FixedList<PathMove<G>, kMaxMoves> list;
     generate_paths<R, D>(p, list);
-    auto [count, named] = match_move<G>(list, squares, capture);
+    auto named = match_move<G>(list, squares, capture);
     // A capture written with '-', as English and Pool players write it ("10-17" for 10x17), when
     // no quiet move goes there: read as the capture it names, if it names one.
-    if (count == 0 && !capture) std::tie(count, named) = match_move<G>(list, squares, true);
-    if (count == 1) return *named;
-    if (count > 1) throw ParseError("ambiguous move '" + token + "': write every landing square");
+    if (named.empty() && !capture) named = match_move<G>(list, squares, true);
+    if (named.size() == 1) return *named.front();
+    if (named.size() > 1)  // the moves it may mean, in long form
+        throw ParseError("ambiguous move '" + token + "': write every landing square (" +
+                         a_few_moves<R>(named) + ")");
     bool forbidden = false;  // a capture, but one the precedence rule leaves out
     if constexpr (R::kPrecedence != Precedence::kFree) {
         if (!list.empty() && list[0].move.is_capture()) {
             FixedList<PathMove<G>, kMaxMoves> free;
             generate_free_captures<R>(p, free);
-            forbidden = match_move<G>(free, squares, true).first > 0;
+            forbidden = !match_move<G>(free, squares, true).empty();
         }
     }
     throw ParseError("illegal move '" + token + "'" +

@@ -46,10 +46,11 @@ inline int first_move_number(const std::vector<Tag>& tags) {
 }
 
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
-// capture separator and to when that text names `pm` alone; otherwise every landing square.
+// capture separator and to when that text names `pm` alone and its ends differ; otherwise every
+// landing square (a capture that ends where it began, `c3:c3`, says nothing to a reader).
 template <class R>
 std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geometry>& pm) {
-    if (!pm.move.is_capture()) return move_text<R>(pm);
+    if (!pm.move.is_capture() || pm.move.from == pm.move.to) return move_text<R>(pm);
     std::string s = square_name<R>(pm.move.from);
     s += R::kCaptureSeparator;
     s += square_name<R>(pm.move.to);
