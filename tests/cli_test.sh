@@ -558,6 +558,14 @@ out=$("$dambit" show --variant international --fen 'W:WK1,K2,10:BK50,20:H48' --m
 if [ "$out" = 'B:WK2,K7,10:B20,K50:H49' ] &&
    "$dambit" show --variant international --fen "$out" --moves '50-44' | grep -q '^Drawn by the move-count rules\.$'; then
   pass=$((pass + 1)); else echo "FAIL show-fen-halfmove-international: $out"; fail=$((fail + 1)); fi
+# Russian short notation in a PDN game (the ballot 1-I cd4 ba5 dc5, then Black's d6 takes c5 and
+# White's a3 takes b4): five plies, read as the long form c3-d4 b6-a5 d4-c5 d6:b4 a3:c5 (the
+# only man of each file that can make each move), to the same position.
+printf '[GameType "25"]\n1. cd4 ba5 2. dc5 d:b4 3. a:c5 *\n' > /tmp/dambit_cli_short.$$.pdn
+printf '[GameType "25"]\n1. c3-d4 b6-a5 2. d4-c5 d6:b4 3. a3:c5 *\n' > /tmp/dambit_cli_long.$$.pdn
+if [ "$("$dambit" pdn check /tmp/dambit_cli_short.$$.pdn)" = 'files 1, games 1, moves 5, errors 0, failed games 0' ] &&
+   [ "$("$dambit" pdn fen /tmp/dambit_cli_short.$$.pdn --game 1 --ply 5)" = "$("$dambit" pdn fen /tmp/dambit_cli_long.$$.pdn --game 1 --ply 5)" ]; then
+  pass=$((pass + 1)); else echo "FAIL pdn-short-notation"; fail=$((fail + 1)); fi
 # One legal move is analysed all the same (RULES.md section 6's worked example with a Black man on
 # a7 added): h6:f8:b4:e1 is forced, and then White's king on e1 wins against the lone man on a7
 # (a7-b6 e1-f2 b6-a5 f2-c5 a5-b4 c5:a3: the man is caught, 7 plies). Under a time limit the

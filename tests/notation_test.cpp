@@ -371,6 +371,42 @@ TEST_CASE("Move text: a short form shared by two captures is ambiguous", "[notat
     CHECK(read_move<Russian>(loop, "c3:e5:c7:a5:e1") == "c3:e5:c7:a5:e1");
 }
 
+TEST_CASE("Move text: Russian short notation, the start given by its file", "[notation][move]") {
+    // The notation of Russian books and of the ballots (`1-I cd4 ba5 dc5`): a quiet move as the
+    // file of the moving piece and the square it goes to, a capture as the file, ':' and the
+    // square(s) it lands on. At the start White's c-file has c1 and c3; only c3 can go to d4.
+    const char* start = "W:W21-32:B1-12";
+    CHECK(read_move<Russian>(start, "cd4") == "c3-d4");
+    CHECK(read_move<Russian>(start, "ab4") == "a3-b4");
+    CHECK(read_move<Russian>(start, "gh4") == "g3-h4");
+    // The ballot 1-I: c3-d4 b6-a5 d4-c5, White's man on d4 going to c5.
+    Position<Russian> p = Position<Russian>::start();
+    const auto line = play_line(p, "1.cd4 ba5 2.dc5");
+    REQUIRE(line.size() == 3);
+    CHECK(move_text<Russian>(line[2]) == "d4-c5");
+    // After c3-d4 f6-e5, d:f6 is White's d4 taking e5 (the only capture), and g:e5 then Black's
+    // g7 taking f6 (h-, f- and e-files cannot: the file names g7).
+    Position<Russian> q = Position<Russian>::start();
+    const auto taken = play_line(q, "cd4 fe5 d:f6 g:e5");
+    REQUIRE(taken.size() == 4);
+    CHECK(move_text<Russian>(taken[2]) == "d4:f6");
+    CHECK(move_text<Russian>(taken[3]) == "g7:e5");
+    // A capture of several landing squares: the king on a1 over c3 to d4, over c5 to b6.
+    CHECK(read_move<Russian>("W:WKa1:Bc3,g5,g3,c5", "a:d4:b6") == "a1:d4:b6");
+    // In Czech too (algebraic); kings alike, when one piece of the file goes there.
+    CHECK(read_move<Czech>(start, "cd4") == "c3-d4");
+    CHECK(read_move<Russian>("W:WKa1,Kc1:Bh8", "ab2") == "a1-b2");
+    // Two pieces of the file go there: the message lists both.
+    check_move_error<Russian>("W:WKa1,Ka3:Bh8", "ab2",
+                              {"ambiguous move 'ab2': write its start square (a1-b2, a3-b2)"});
+    // None does: the file is named.
+    check_move_error<Russian>(start, "hg5", {"illegal move 'hg5': no piece on the h file goes to g5"});
+    check_move_error<Russian>(start, "c:e5",
+                              {"illegal move 'c:e5': no piece on the c file captures to e5"});
+    // Numeric variants have no files: no separator, as before.
+    check_move_error<International>("W:W31-50:B1-20", "cd4", {"no separator in move 'cd4'"});
+}
+
 TEST_CASE("Move text errors name the offending token", "[notation][move]") {
     const char* start = "W:W21-32:B1-12";
     SECTION("illegal moves") {

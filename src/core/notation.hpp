@@ -483,12 +483,28 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
             parts.push_back(s.substr(begin, i - begin));
             begin = i + 1;
         }
+        // Russian short notation, a quiet move as the file of the moving piece and the square
+        // it goes to (`cd4`), is a move with no separator.
+        const auto is_file = [](char c) { return c >= 'a' && c <= 'h'; };
+        if (!kind && R::kNotation == Notation::kAlgebraic && s.size() == 3 && is_file(s[0]) &&
+            parse_square<G>(s.substr(1))) {
+            parts = {s.substr(0, 1), s.substr(1)};
+            kind = '-';
+        }
         capture = kind == 'x';
         if (!kind) throw ParseError("no separator in move '" + token + "'");
         if (kind == '-' && parts.size() != 2) throw ParseError("bad quiet move '" + token + "'");
     }
+    // The start given by its file alone (the short notation of Russian books and ballots: `cd4`,
+    // `d:f6`, `c:e5:g3`): every piece of the side to move on that file is tried.
+    const char file = R::kNotation == Notation::kAlgebraic && parts.front().size() == 1 &&
+                              parts.front()[0] >= 'a' && parts.front()[0] <= 'h'
+                          ? parts.front()[0]
+                          : 0;
     std::vector<int> squares;
-    for (std::string_view part : parts) {
+    if (file) squares.push_back(-1);  // the start: a square of the file, below
+    for (std::size_t i = file ? 1 : 0; i < parts.size(); ++i) {
+        const std::string_view part = parts[i];
         if (part.empty()) throw ParseError("missing square in move '" + token + "'");
         const int n = parse_square<G>(part);
         if (!n) throw ParseError("unknown square '" + std::string(part) + "' in move '" + token + "'");
@@ -496,13 +512,36 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
     }
     FixedList<PathMove<G>, kMaxMoves> list;
     generate_paths<R, D>(p, list);
-    auto named = match_move<G>(list, squares, capture);
-    // A capture written with '-', as English and Pool players write it ("10-17" for 10x17), when
-    // no quiet move goes there: read as the capture it names, if it names one.
-    if (named.empty() && !capture) named = match_move<G>(list, squares, true);
+    // The moves the squares name; a capture written with '-', as English and Pool players write
+    // it ("10-17" for 10x17), when no quiet move goes there: read as the capture it names, if it
+    // names one.
+    const auto moves_named = [&](const std::vector<int>& sq) {
+        auto named = match_move<G>(list, sq, capture);
+        if (named.empty() && !capture) named = match_move<G>(list, sq, true);
+        return named;
+    };
+    std::vector<const PathMove<G>*> named;
+    if (file) {
+        std::vector<int> starts;
+        for (const auto& pm : list)
+            if (square_name<R>(pm.move.from)[0] == file &&
+                std::find(starts.begin(), starts.end(), pm.move.from) == starts.end())
+                starts.push_back(pm.move.from);
+        for (const int from : starts) {
+            squares.front() = from;
+            for (const auto* pm : moves_named(squares)) named.push_back(pm);
+        }
+        if (named.empty())
+            throw ParseError("illegal move '" + token + "': no piece on the " +
+                             std::string(1, file) + " file " + (capture ? "captures" : "goes") +
+                             " to " + std::string(parts.back()));
+    } else {
+        named = moves_named(squares);
+    }
     if (named.size() == 1) return *named.front();
     if (named.size() > 1)  // the moves it may mean, in long form
-        throw ParseError("ambiguous move '" + token + "': write every landing square (" +
+        throw ParseError("ambiguous move '" + token + "': write " +
+                         (file ? "its start square" : "every landing square") + " (" +
                          a_few_moves<R>(named) + ")");
     bool forbidden = false;  // a capture, but one the precedence rule leaves out
     if constexpr (R::kPrecedence != Precedence::kFree) {
