@@ -566,6 +566,14 @@ printf '[GameType "25"]\n1. c3-d4 b6-a5 2. d4-c5 d6:b4 3. a3:c5 *\n' > /tmp/damb
 if [ "$("$dambit" pdn check /tmp/dambit_cli_short.$$.pdn)" = 'files 1, games 1, moves 5, errors 0, failed games 0' ] &&
    [ "$("$dambit" pdn fen /tmp/dambit_cli_short.$$.pdn --game 1 --ply 5)" = "$("$dambit" pdn fen /tmp/dambit_cli_long.$$.pdn --game 1 --ply 5)" ]; then
   pass=$((pass + 1)); else echo "FAIL pdn-short-notation"; fail=$((fail + 1)); fi
+# The move time is a hard limit in the first iteration too: twenty kings a side (the AllKings
+# position of perft-reference.md) take 22 million nodes and 1.5 s at depth 1, and --movetime 100
+# took them all. Now the search stops near 100 ms (the line's time, in ms; well under a second
+# even under the sanitizers) and plays the best move of the part searched, in its one line.
+out=$("$dambit" search --variant international --fen 'W:WK31-50:BK1-20' --movetime 100)
+t=$(sed -nE 's/^depth 1 .* time ([0-9]+) pv .*/\1/p' <<<"$out")
+if [ -n "$t" ] && [ "$t" -lt 1000 ] && [ "$(tail -1 <<<"$out")" = "bestmove $(sed -nE 's/^depth 1 .* pv ([^ ]+).*/\1/p' <<<"$out")" ]; then
+  pass=$((pass + 1)); else echo "FAIL search-first-iteration-time: $out"; fail=$((fail + 1)); fi
 # One legal move is analysed all the same (RULES.md section 6's worked example with a Black man on
 # a7 added): h6:f8:b4:e1 is forced, and then White's king on e1 wins against the lone man on a7
 # (a7-b6 e1-f2 b6-a5 f2-c5 a5-b4 c5:a3: the man is caught, 7 plies). Under a time limit the

@@ -427,6 +427,13 @@ void Worker<R>::check_limits() {
     std::uint64_t step = kCheckInterval;
     if (id_ == 0 && s_.external_stop && s_.external_stop->load(std::memory_order_relaxed))
         s_.stop.store(true, std::memory_order_relaxed);
+    if (id_ == 0 && root_depth_ == 1 && s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms) {
+        // The time is a hard limit in the first iteration too (twenty kings a side took 1.5 s
+        // over 100 ms at depth 1): the best root move searched so far, or the first in order, is
+        // played. The node limit applies from the second iteration on (a search of a few nodes
+        // plays a move of a whole first iteration, the same on every run).
+        s_.stop.store(true, std::memory_order_relaxed);
+    }
     if (id_ == 0 && root_depth_ > 1) {
         if (s_.limits.nodes) {
             const std::uint64_t total = s_.total_nodes();
@@ -1133,13 +1140,16 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         } else {
             score = root_search(root, depth, -kInfinite, kInfinite);
         }
-        // An interrupted iteration is discarded: the last completed one stands. (Only a stop from
-        // outside can interrupt the first; then the first move in order is the answer.)
+        // An interrupted iteration is discarded: the last completed one stands. (A stop from
+        // outside or the hard time limit can interrupt the first; then the best root move it
+        // searched to the end is the answer, else the first in order.)
         if (stopped()) {
             // Tuning::partial_iteration: a root move that this iteration proved better than the
-            // last one's best (searched to the end, it raised alpha) is played instead.
-            if (s_.tuning.partial_iteration && lines == 1 && depth > 1 &&
-                !(root_moves_[0].move == result_.best) && root_moves_[0].score > -kInfinite) {
+            // last one's best (searched to the end, it raised alpha) is played instead; in the
+            // first iteration there is no last one.
+            if (lines == 1 && root_moves_[0].score > -kInfinite &&
+                (depth == 1 || (s_.tuning.partial_iteration &&
+                                !(root_moves_[0].move == result_.best)))) {
                 result_.best = root_moves_[0].move;
                 result_.score = root_moves_[0].score;
                 if (pv_length_[0] > 0 && pv_[0][0] == result_.best)
