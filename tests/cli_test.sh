@@ -88,6 +88,8 @@ check help-action 0 '^usage: dambit egtb build ' '^$' -- help egtb build
 check help-action-unknown 2 '^$' "^dambit book: unknown action 'nonsense'" -- help book nonsense
 check help-help 0 '^usage: dambit <subcommand> ' '^$' -- help --help
 check help-help-extra 2 '^$' "^dambit: unexpected argument 'x' after help --help\$" -- help --help x
+check help-help-word 0 '^usage: dambit <subcommand> ' '^$' -- help help
+check help-help-word-extra 2 '^$' "^dambit: unexpected argument 'x' after help help\$" -- help help x
 check bad-fen 2 '^$' "unknown square 'z9'" -- moves --fen 'W:Wz9'
 # RULES.md §1: squares 1-4 are White's promotion row on 8x8, so in the range 1-5 the man on
 # square 1 is the one named (the whole range was).

@@ -239,6 +239,7 @@ done
 ! grep -q '^game 9' "$tmp/b_server" && ok || bad "b: a CHAT forged an output line"
 grep -Eq '^game 1: client White vs server: (1-0|0-1|1/2-1/2) ' "$tmp/b_client" && ok ||
   bad "b: client game line: $(cat "$tmp/b_client")"
+grep -q '^summary: 1 game for client: ' "$tmp/b_client" && ok || bad "b: client summary (1 game): $(cat "$tmp/b_client")"
 if [ "$fail" -gt 0 ]; then echo "--- server"; cat "$tmp/b_server"; fi
 
 # (d) the server's tables fail during a game (damaged after the server opened and checked them,

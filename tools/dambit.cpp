@@ -117,7 +117,9 @@ int run(int argc, char** argv) {
     }
     const bool help = name == "--help" || name == "-h" || name == "help";
     if (help && argc >= 3) {  // `dambit help perft`: that subcommand's help
-        if (argv[2] == std::string_view("--help") || argv[2] == std::string_view("-h")) {
+        // `dambit help help` (and `help --help`): help's own, the usage.
+        if (argv[2] == std::string_view("--help") || argv[2] == std::string_view("-h") ||
+            argv[2] == std::string_view("help")) {
             if (argc > 3) {  // as `dambit --help extra` is refused
                 if (!quiet)
                     write_to(stderr, "dambit: unexpected argument '{}' after {} {}\n",

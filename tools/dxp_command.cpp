@@ -241,8 +241,9 @@ int run(const cli::Args& args) {
             if (o.games > 0) break;  // an initiator serves one connection
         }
     }
-    std::fputs(fmt::format("summary: {} games for {}: {} won, {} drawn, {} lost, {} unfinished\n",
-                           tally.games, o.name, tally.wins, tally.draws, tally.losses,
+    std::fputs(fmt::format("summary: {} for {}: {} won, {} drawn, {} lost, {} unfinished\n",
+                           cli::count_text(tally.games, "game", "games"), o.name, tally.wins,
+                           tally.draws, tally.losses,
                            tally.unfinished)
                    .c_str(),
                stdout);
