@@ -43,6 +43,13 @@ expect_error header-only-book 2 "^dambit book: $dir/header-only.book: truncated 
 kill_midway "$dir/killed.book.part" 3000 "$dambit" "${slow[@]}" --out "$dir/killed.book"
 if [ -e "$dir/killed.book.part" ] && [ ! -e "$dir/killed.book" ]; then
   ok
+  # A byte of the header's padding damaged (byte 30, after the variant's name): the settings read
+  # as the ones given, and the header is called damaged, not "begun with other settings" that
+  # were the same ones.
+  cp "$dir/killed.book.part" "$dir/hdr.book.part"
+  printf '\x01' | dd of="$dir/hdr.book.part" bs=1 seek=30 conv=notrunc 2>/dev/null
+  expect_error part-header-damaged 2 "^dambit book: '$dir/hdr.book.part' has a damaged header \(its settings read as the ones given, variant=russian,nodes=30000,.*, but other bytes of it differ\); remove it to start again\$" -- \
+    "${slow[@]}" --out "$dir/hdr.book"
   printf 'BOOK\x09\x00\x00\x00torn' >> "$dir/killed.book.part"  # a block cut by the kill
   expect_error part-is-no-book 2 "^dambit book: $dir/killed.book.part: the journal of an unfinished build, not a book \(the same book build command finishes it\)\$" -- book info --book "$dir/killed.book.part"
   "$dambit" "${slow[@]}" --out "$dir/killed.book" > /dev/null 2> "$dir/k.err" || bad "resume"

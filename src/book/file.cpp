@@ -118,9 +118,8 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         const std::string bytes = file_io::read_all(part_);
         const BookHeader old = parse_header(bytes, part_);
         if (bytes.compare(0, kHeaderBytes, head) != 0)
-            throw std::runtime_error(fmt::format(
-                "'{}' was begun with other settings ({}); remove it or give them", part_,
-                settings_change(old.described(), header.described())));
+            throw std::runtime_error(
+                part_header_mismatch(part_, old.described(), header.described()));
         // Whether a whole block that passes its check starts at byte q.
         auto whole_block_at = [&](std::size_t q) {
             if (bytes.size() - q < 16 || get<std::uint32_t>(bytes.data() + q) != kBlockTag)

@@ -72,4 +72,17 @@ inline std::string settings_change(std::string_view then, std::string_view now) 
     return out.empty() ? std::string(then) : out;
 }
 
+// Why the header of a job's journal `part`, with settings `then`, is not the one this run would
+// write with settings `now`: other settings, named; or, when its settings read as the ones given,
+// damage elsewhere in the header (a flipped byte of its padding read as "other settings" that
+// were the same, and giving them could not help).
+inline std::string part_header_mismatch(const std::string& part, std::string_view then,
+                                        std::string_view now) {
+    if (then == now)
+        return "'" + part + "' has a damaged header (its settings read as the ones given, " +
+               std::string(now) + ", but other bytes of it differ); remove it to start again";
+    return "'" + part + "' was begun with other settings (" + settings_change(then, now) +
+           "); remove it or give them";
+}
+
 }  // namespace dambit

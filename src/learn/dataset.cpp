@@ -150,12 +150,10 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         const DataHeader old = parse_header(bytes, part, &version);
         head_ = header_bytes(header, version);  // an older version's part file ends as it began
         if (bytes.compare(0, kHeaderBytes, head_) != 0)
-            throw std::runtime_error(fmt::format(
-                "'{}' was begun with other settings ({}); remove it or give them", part,
-                settings_change(
-                    fmt::format("variant={} seed={} {}", old.variant, old.seed, old.settings),
-                    fmt::format("variant={} seed={} {}", header.variant, header.seed,
-                                header.settings))));
+            throw std::runtime_error(part_header_mismatch(
+                part, fmt::format("variant={} seed={} {}", old.variant, old.seed, old.settings),
+                fmt::format("variant={} seed={} {}", header.variant, header.seed,
+                            header.settings)));
         Scan s = scan_blocks(bytes);
         if (s.end_damaged)
             damage_ = fmt::format("the end block at byte {} fails its check; it is written again "
