@@ -407,6 +407,22 @@ TEST_CASE("Move text: Russian short notation, the start given by its file", "[no
     check_move_error<International>("W:W31-50:B1-20", "cd4", {"no separator in move 'cd4'"});
 }
 
+TEST_CASE("Errors name a letter that is not ASCII", "[notation]") {
+    // A Cyrillic letter typed for its Latin twin on a Russian keyboard reads as the right text
+    // in the message: the letter and its code point are named. 'с' (U+0441, UTF-8 D1 81),
+    // 'х' (U+0445, D1 85), 'К' (U+041A, D0 9A), 'В' (U+0412, D0 92).
+    check_move_error<Russian>("W:W21-32:B1-12", "\xD1\x81" "3-d4",
+                              {"(its '\xD1\x81' is U+0441, a Cyrillic letter, not a Latin one)"});
+    check_move_error<Russian>("W:Wd4:Be5", "d4\xD1\x85" "f6",
+                              {"no separator", "(its '\xD1\x85' is U+0445, a Cyrillic letter"});
+    check_fen_error<Russian>("W:W\xD0\x9A" "a1:Bh8", {"(its '\xD0\x9A' is U+041A, a Cyrillic letter"});
+    check_fen_error<Russian>("\xD0\x92:Wa1:Bh8", {"bad side to move", "U+0412, a Cyrillic letter"});
+    // A byte that is no UTF-8 is named by its value; an ASCII token gets no note.
+    check_move_error<Russian>("W:W21-32:B1-12", "c3\xFF-d4", {"(its byte 0xFF is not ASCII, nor UTF-8)"});
+    CHECK(non_ascii_note("c3-d4").empty());
+    CHECK(non_ascii_note("\xCE\xB1") == " (its '\xCE\xB1' is U+03B1, a Greek letter, not a Latin one)");
+}
+
 TEST_CASE("Move text errors name the offending token", "[notation][move]") {
     const char* start = "W:W21-32:B1-12";
     SECTION("illegal moves") {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/movegen.hpp"
+#include "core/text.hpp"
 
 namespace dambit {
 
@@ -208,7 +209,8 @@ Position<R> parse_fen(std::string_view text) {
     else if (side == "B")
         p.side = Color::kBlack;
     else
-        throw ParseError("bad side to move '" + std::string(side) + "' (want W or B)");
+        throw ParseError("bad side to move '" + std::string(side) + "' (want W or B)" +
+                         non_ascii_note(side));
 
     bool seen[2] = {false, false};
     bool seen_counter[2] = {false, false};  // H, F
@@ -224,7 +226,8 @@ Position<R> parse_fen(std::string_view text) {
             counted = true;
             continue;
         }
-        if (tag != 'W' && tag != 'B') throw ParseError("bad FEN field '" + std::string(f) + "'");
+        if (tag != 'W' && tag != 'B')
+            throw ParseError("bad FEN field '" + std::string(f) + "'" + non_ascii_note(f));
         const Color c = tag == 'W' ? Color::kWhite : Color::kBlack;
         if (seen[int(c)]) throw ParseError("piece list for " + std::string(1, tag) + " given twice");
         seen[int(c)] = true;
@@ -253,7 +256,7 @@ Position<R> parse_fen(std::string_view text) {
                 if (!lo || !hi || lo > hi) throw ParseError("bad square range '" + token + "'");
             } else {
                 lo = hi = parse_square<G>(tok);
-                if (!lo) throw ParseError("unknown square '" + token + "'");
+                if (!lo) throw ParseError("unknown square '" + token + "'" + non_ascii_note(token));
             }
             for (int n = lo; n <= hi; ++n) {
                 const B m = G::mask_of_square(n);
@@ -492,7 +495,7 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
             kind = '-';
         }
         capture = kind == 'x';
-        if (!kind) throw ParseError("no separator in move '" + token + "'");
+        if (!kind) throw ParseError("no separator in move '" + token + "'" + non_ascii_note(token));
         if (kind == '-' && parts.size() != 2) throw ParseError("bad quiet move '" + token + "'");
     }
     // The start given by its file alone (the short notation of Russian books and ballots: `cd4`,
@@ -507,7 +510,9 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         const std::string_view part = parts[i];
         if (part.empty()) throw ParseError("missing square in move '" + token + "'");
         const int n = parse_square<G>(part);
-        if (!n) throw ParseError("unknown square '" + std::string(part) + "' in move '" + token + "'");
+        if (!n)
+            throw ParseError("unknown square '" + std::string(part) + "' in move '" + token + "'" +
+                             non_ascii_note(part));
         squares.push_back(G::bit_of_square(n));
     }
     FixedList<PathMove<G>, kMaxMoves> list;

@@ -33,6 +33,33 @@ inline std::size_t utf8_sequence(std::string_view s) {
     return n;
 }
 
+// A note on the first character of `token` that is not ASCII, for a message that refuses the
+// token: a Cyrillic letter typed for its Latin twin on a Russian keyboard (`с3`, `d4хf6`, `Кa1`)
+// reads as the right text in the message. " (its 'с' is U+0441, a Cyrillic letter, not a Latin
+// one)"; a byte that is no UTF-8 is named by its value; empty when the token is all ASCII.
+inline std::string non_ascii_note(std::string_view token) {
+    std::size_t i = 0;
+    while (i < token.size() && static_cast<unsigned char>(token[i]) < 0x80) ++i;
+    if (i == token.size()) return "";
+    const std::size_t n = utf8_sequence(token.substr(i));
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto hex = [](std::uint32_t v, int digits) {
+        std::string out;
+        for (int d = digits - 1; d >= 0; --d) out += kHex[(v >> (4 * d)) & 0xf];
+        return out;
+    };
+    if (n == 0)
+        return " (its byte 0x" + hex(static_cast<unsigned char>(token[i]), 2) +
+               " is not ASCII, nor UTF-8)";
+    std::uint32_t cp = static_cast<unsigned char>(token[i]) & (0xff >> (n + 1));
+    for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(token[i + k]) & 0x3f);
+    const char* kind = cp >= 0x400 && cp <= 0x4ff   ? ", a Cyrillic letter, not a Latin one"
+                       : cp >= 0x370 && cp <= 0x3ff ? ", a Greek letter, not a Latin one"
+                                                    : ", not ASCII";
+    return " (its '" + std::string(token.substr(i, n)) + "' is U+" + hex(cp, cp > 0xffff ? 6 : 4) +
+           kind + ")";
+}
+
 // What differs between two settings texts, each a list of items "key=value" (or a bare word)
 // separated by commas or blanks, as files record the settings that made them: each item of `then`
 // that `now` lacks or gives another value, then each new one, as "games=1, now games=2",
