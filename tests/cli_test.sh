@@ -551,6 +551,12 @@ printf '[GameType "25"]\n[FEN "W:WK22,K25,K29:BK21"]\n[Result "*"]\n1. b2-c1 a3-
 check pdn-fen-halfmove 0 '^W:WK22,K25,K29:BK10:H8$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 8
 check pdn-fen-halfmove-7 0 '^B:WK22,K25,K29:BK28:H7$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 7
 check pdn-fen-halfmove-0 0 '^W:WK22,K25,K29:BK21$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1
+# The FEN tag's own H goes on: H20, then two king moves, H22, as show counts it.
+printf '[GameType "25"]\n[FEN "W:WK22,K25,K29:BK21:H20"]\n1. b2-c1 a3-c5 *\n' > /tmp/dambit_cli_h20.$$.pdn
+check pdn-fen-halfmove-tag 0 '^W:WK22,K29,K30:BK14:H22$' '^$' -- pdn fen /tmp/dambit_cli_h20.$$.pdn --game 1 --ply 2
+check pdn-fen-halfmove-tag-0 0 '^W:WK22,K25,K29:BK21:H20$' '^$' -- pdn fen /tmp/dambit_cli_h20.$$.pdn --game 1
+check show-fen-halfmove-tag 0 '^White to move: W:WK22,K29,K30:BK14:H22$' '^$' -- \
+  show --fen 'W:WK22,K25,K29:BK21:H20' --moves 'b2-c1 a3-c5'
 check show-fen-halfmove 0 '^White to move: W:WK22,K25,K29:BK10:H4$' '^$' -- \
   show --fen 'W:WK22,K25,K29:BK21' --moves 'b2-c1 a3-c5 c1-b2 c5-d6'
 # A man's move (10-4, promoting) sets the count back to 0: no H field.
@@ -585,8 +591,13 @@ if grep -q '^depth [0-9]* .* score win 7 .* pv h6:f8:b4:e1 ' <<<"$out" && [ "$(t
   pass=$((pass + 1)); else echo "FAIL search-forced-move-analysed: $out"; fail=$((fail + 1)); fi
 # The Hub engine's position: International, White's man on 28 must take Black's on 23 (Black has
 # one more on 5).
-out=$( (printf 'hub\ninit\npos pos=Weeeebeeeeeeeeeeeeeeeeebeeeeweeeeeeeeeeeeeeeeeeeeee\nlevel move-time=2\ngo think\n'
-        sleep 1; echo quit) | "$dambit" hub | grep -E '^(info|done)')
+# quit is sent once the answer is out (a fixed wait was short under the sanitizers).
+hub_out=/tmp/dambit_cli_hub.$$
+: >"$hub_out"
+(printf 'hub\ninit\npos pos=Weeeebeeeeeeeeeeeeeeeeebeeeeweeeeeeeeeeeeeeeeeeeeee\nlevel move-time=2\ngo think\n'
+ for _ in $(seq 300); do grep -q '^done' "$hub_out" && break; sleep 0.1; done; echo quit) |
+  "$dambit" hub >"$hub_out"
+out=$(grep -E '^(info|done)' "$hub_out")
 if [ "$(grep -c '^info ' <<<"$out")" -eq 1 ] && grep -q '^done move=28x19x23$' <<<"$out"; then
   pass=$((pass + 1)); else echo "FAIL hub-forced-move-at-once: $out"; fail=$((fail + 1)); fi
 out=$("$dambit" "${i3[@]}" --moves '7-2 50-44 2-7 44-50' | grep '^depth' | tail -1)

@@ -396,13 +396,28 @@ TEST_CASE("Move text: Russian short notation, the start given by its file", "[no
     // In Czech too (algebraic); kings alike, when one piece of the file goes there.
     CHECK(read_move<Czech>(start, "cd4") == "c3-d4");
     CHECK(read_move<Russian>("W:WKa1,Kc1:Bh8", "ab2") == "a1-b2");
-    // Two pieces of the file go there: the message lists both.
+    // Two pieces of the file go there: the message lists both (in the order of their squares'
+    // numbers: a3 is 21, a1 29), and says what tells them apart.
     check_move_error<Russian>("W:WKa1,Ka3:Bh8", "ab2",
-                              {"ambiguous move 'ab2': write its start square (a1-b2, a3-b2)"});
-    // None does: the file is named.
-    check_move_error<Russian>(start, "hg5", {"illegal move 'hg5': no piece on the h file goes to g5"});
-    check_move_error<Russian>(start, "c:e5",
-                              {"illegal move 'c:e5': no piece on the c file captures to e5"});
+                              {"ambiguous move 'ab2': write its start square (a3-b2, a1-b2)"});
+    // One piece, two captures to b6 (the king on a1 as above): the landing squares tell them
+    // apart, not the start.
+    check_move_error<Russian>("W:WKa1:Bc3,g5,g3,c5", "a:b6",
+                              {"ambiguous move 'a:b6': write every landing square (a1:d4:b6, "
+                               "a1:f6:h4:f2:b6)"});
+    // None does: the reason is the one of the long form for the file's first piece. At the start
+    // White's only h-file man, h2, is blocked by g3; after c3-d4 f6-e5 a capture is compulsory;
+    // in Brazilian c3 does capture to a5, but the majority rule takes two (c3xe5xc7).
+    check_move_error<Russian>(start, "hg5", {"illegal move 'hg5': the man on h2 has no legal move"});
+    check_move_error<Russian>("W:W18,21,23-32:B1-10,12,15", "gh4",
+                              {"illegal move 'gh4': a capture is compulsory (d4:f6)"});
+    check_move_error<Brazilian>("W:Wc3:Bb4,d4,d6", "c:a5",
+                                {"illegal move 'c:a5': the majority rule: a capture of 2 pieces is "
+                                 "compulsory (c3xe5xc7)"});
+    // No piece of the side on the file at all: said so.
+    check_move_error<Russian>("W:Wc3:Bh8", "ab4", {"illegal move 'ab4': no piece on the a file"});
+    // A numeric square after a file is no short notation ("c17" is no move).
+    check_move_error<Russian>(start, "c17", {"no separator in move 'c17'"});
     // Numeric variants have no files: no separator, as before.
     check_move_error<International>("W:W31-50:B1-20", "cd4", {"no separator in move 'cd4'"});
 }

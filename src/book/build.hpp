@@ -6,6 +6,7 @@
 // positions, makes the same book as one run without a stop, whatever the number of threads.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <fstream>
@@ -284,23 +285,34 @@ std::vector<Record> records_from_games(
     // within it are gathered, then the counts are taken again over the prefixes cut at the
     // first position left out, until no position drops out (a position counted on a game that
     // came through a position left out may fall below G, and its followers with it).
+    // A game counts once for a position it reaches more than once (kings going to and fro).
     std::unordered_map<std::uint64_t, std::uint32_t> count;
+    std::vector<std::uint64_t> keys;
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t) {
-        for (const auto& p : line) ++count[position_key(p)];
+        keys.clear();
+        for (const auto& p : line) keys.push_back(position_key(p));
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        for (const auto key : keys) ++count[key];
     });
     first_pass = false;
+    // Each game's positions within the counts, in order, each once; the side to move's points.
     struct Prefix {
         std::vector<std::uint64_t> keys;
+        std::vector<std::uint8_t> white;  // White to move at keys[i]
         std::uint32_t white2 = 0;
     };
     std::vector<Prefix> prefixes;
     std::unordered_map<std::uint64_t, Record> kept;
     each_game([&](const std::vector<Position<R>>& line, std::uint32_t white2) {
-        Prefix prefix{{}, white2};
+        Prefix prefix{{}, {}, white2};
         for (const auto& p : line) {
             const auto key = position_key(p);
             if (count[key] < std::uint32_t(min_games)) break;
+            if (std::find(prefix.keys.begin(), prefix.keys.end(), key) != prefix.keys.end())
+                continue;  // reached again in this game
             prefix.keys.push_back(key);
+            prefix.white.push_back(p.side == Color::kWhite);
             if (const auto [it, added] = kept.emplace(key, record_of<R>(p));
                 added && p == Position<R>::start())
                 it->second.flags = Record::kRoot;
@@ -313,6 +325,7 @@ std::vector<Record> records_from_games(
             std::size_t n = 0;
             while (n < prefix.keys.size() && kept.count(prefix.keys[n])) ++n;
             prefix.keys.resize(n);
+            prefix.white.resize(n);
             for (const auto key : prefix.keys) ++count[key];
         }
         dropped = false;
@@ -329,9 +342,7 @@ std::vector<Record> records_from_games(
         for (std::size_t k = 0; k < prefix.keys.size(); ++k) {
             Record& r = kept.at(prefix.keys[k]);
             ++r.games;
-            // The side to move alternates along the game, from the start position's.
-            const bool white = (k % 2 == 0) == (Position<R>::start().side == Color::kWhite);
-            r.points2 += white ? prefix.white2 : 2 - prefix.white2;
+            r.points2 += prefix.white[k] ? prefix.white2 : 2 - prefix.white2;
         }
     }
     std::vector<Record> out;

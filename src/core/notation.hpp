@@ -371,11 +371,6 @@ bool legs_fit(const std::vector<int>& squares, typename G::Bitboard captured) {
     return seen == captured;
 }
 
-// Why no legal move of `p` (listed in `legal`) is the move from bit `from` (written `square`)
-// that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
-// is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
-// `forbidden`: the move is a capture the precedence rule leaves out (generate_free_captures).
-
 // A few moves as the variant writes them, each once (under keep, identical paths are listed
 // twice): the first four, then "..." when there are more.
 template <class R>
@@ -390,6 +385,10 @@ std::string a_few_moves(const std::vector<const PathMove<typename R::Geometry>*>
     return out;
 }
 
+// Why no legal move of `p` (listed in `legal`) is the move from bit `from` (written `square`)
+// that `capture` says it is, for the message of an illegal move: ": no piece on c3", ": a capture
+// is compulsory (c3:e5)", ": the legal moves of b2 are b2-a3, b2-c3", ...
+// `forbidden`: the move is a capture the precedence rule leaves out (generate_free_captures).
 template <class R, class List>
 std::string illegal_reason(const Position<R>& p, const List& legal, int from,
                            const std::string& square, bool capture, bool forbidden = false) {
@@ -460,6 +459,14 @@ std::vector<const PathMove<G>*> match_move(const List& moves, const std::vector<
 
 }  // namespace notation_detail
 
+// A quiet move in Russian short notation: the file of the moving piece and the algebraic square
+// it goes to, "cd4" (the PDN reader takes such a word for a move; parse_move reads it in the
+// algebraic variants).
+inline bool is_short_quiet_move(std::string_view w) {
+    return w.size() == 3 && w[0] >= 'a' && w[0] <= 'h' && w[1] >= 'a' && w[1] <= 'h' &&
+           w[2] >= '1' && w[2] <= '8';
+}
+
 // Reads a move in long or short form ("-" for quiet moves; ":" or "x" for captures; "-" also for
 // the one capture from-to when no quiet move goes there) and returns the legal move it names.
 // Throws ParseError when the text is malformed, names no legal move (saying why: a capture the
@@ -488,9 +495,7 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         }
         // Russian short notation, a quiet move as the file of the moving piece and the square
         // it goes to (`cd4`), is a move with no separator.
-        const auto is_file = [](char c) { return c >= 'a' && c <= 'h'; };
-        if (!kind && R::kNotation == Notation::kAlgebraic && s.size() == 3 && is_file(s[0]) &&
-            parse_square<G>(s.substr(1))) {
+        if (!kind && R::kNotation == Notation::kAlgebraic && is_short_quiet_move(s)) {
             parts = {s.substr(0, 1), s.substr(1)};
             kind = '-';
         }
@@ -526,28 +531,37 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         return named;
     };
     std::vector<const PathMove<G>*> named;
+    std::string start_name(parts.front());  // the start square as written, for the reasons
     if (file) {
-        std::vector<int> starts;
-        for (const auto& pm : list)
-            if (square_name<R>(pm.move.from)[0] == file &&
-                std::find(starts.begin(), starts.end(), pm.move.from) == starts.end())
-                starts.push_back(pm.move.from);
+        std::vector<int> starts;  // the side to move's pieces on the file
+        for (int n = 1; n <= G::kSquares; ++n)
+            if ((p.pieces[int(p.side)] & G::mask_of_square(n)) &&
+                square_name<R>(G::bit_of_square(n))[0] == file)
+                starts.push_back(G::bit_of_square(n));
+        if (starts.empty())
+            throw ParseError("illegal move '" + token + "': no piece on the " +
+                             std::string(1, file) + " file");
         for (const int from : starts) {
             squares.front() = from;
             for (const auto* pm : moves_named(squares)) named.push_back(pm);
         }
-        if (named.empty())
-            throw ParseError("illegal move '" + token + "': no piece on the " +
-                             std::string(1, file) + " file " + (capture ? "captures" : "goes") +
-                             " to " + std::string(parts.back()));
+        // None of them makes the move: the reasons are those of the first one (a capture is
+        // compulsory, the majority rule, ...).
+        if (named.empty()) squares.front() = starts.front();
+        start_name = square_name<R>(squares.front());
     } else {
         named = moves_named(squares);
     }
     if (named.size() == 1) return *named.front();
-    if (named.size() > 1)  // the moves it may mean, in long form
+    if (named.size() > 1) {  // the moves it may mean, in long form
+        // Several pieces of the file, or several captures of one piece: what tells them apart.
+        const bool starts_differ =
+            std::any_of(named.begin(), named.end(),
+                        [&](const auto* pm) { return pm->move.from != named.front()->move.from; });
         throw ParseError("ambiguous move '" + token + "': write " +
-                         (file ? "its start square" : "every landing square") + " (" +
+                         (starts_differ ? "its start square" : "every landing square") + " (" +
                          a_few_moves<R>(named) + ")");
+    }
     bool forbidden = false;  // a capture, but one the precedence rule leaves out
     if constexpr (R::kPrecedence != Precedence::kFree) {
         if (!list.empty() && list[0].move.is_capture()) {
@@ -557,7 +571,7 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
         }
     }
     throw ParseError("illegal move '" + token + "'" +
-                     illegal_reason<R>(p, list, squares.front(), std::string(parts.front()),
+                     illegal_reason<R>(p, list, squares.front(), start_name,
                                        capture, forbidden));
 }
 

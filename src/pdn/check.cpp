@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "pdn/game.hpp"
+#include "search/draw.hpp"
 
 namespace dambit::pdn {
 namespace {
@@ -29,13 +30,16 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
         note_untagged(raw, forced, *v, r.problem);
         r.plies = long(game.moves.size());
         if (want_fen) {
-            // The H field: the plies since the last capture or man move, counted back from the
-            // end of the moves replayed (the FEN tag's own H is not carried on).
-            int halfmove = 0;
-            for (auto m = game.moves.rbegin();
-                 m != game.moves.rend() && !m->move.is_capture() && m->move.king_moves(); ++m)
-                ++halfmove;
-            r.fen = to_fen<R>(game.position(game.moves.size()), halfmove);
+            // With the H field, the plies since the last capture or man move: from the FEN
+            // tag's own, along the moves replayed, as show counts them.
+            const Tag* tag = raw.tag("FEN");
+            auto counters = tag ? search::fen_counters(tag->value) : search::DrawCounters{};
+            Position<R> at = game.start;
+            for (const auto& pm : game.moves) {
+                counters = counters.after(at, pm.move);
+                at = at.play(pm.move);
+            }
+            r.fen = to_fen<R>(at, counters.kings_only);
         }
         return 0;
     });

@@ -356,11 +356,8 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         annotate(g, strength, false, at);
         return;
     }
-    // A move has a separator, or is a quiet move in Russian short notation, the file of the
-    // moving piece and its square: "cd4" (read by parse_move in the algebraic variants).
-    const bool short_quiet = w.size() == 3 && w[0] >= 'a' && w[0] <= 'h' && w[1] >= 'a' &&
-                             w[1] <= 'h' && w[2] >= '1' && w[2] <= '8';
-    if (w.find_first_of("-xX:") == std::string_view::npos && !short_quiet) {
+    // A move has a separator, or is a quiet move in Russian short notation ("cd4").
+    if (w.find_first_of("-xX:") == std::string_view::npos && !is_short_quiet_move(w)) {
         const std::string text = shown(w);
         problem(g, at, ProblemKind::kSyntax, text, fmt::format("unexpected '{}'", text));
         return;

@@ -1114,7 +1114,9 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
                 root_moves_[k].score = s;
                 root_moves_[k].pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
             }
-            if (stopped()) break;
+            // A first iteration cut short still plays its best move, below (the lines cut keep
+            // the score -kInfinite and sort last).
+            if (stopped() && depth > 1) break;
             std::stable_sort(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(lines),
                              [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             score = root_moves_[0].score;
@@ -1142,13 +1144,14 @@ void Worker<R>::run(const Position<R>& root, Report&& report) {
         }
         // An interrupted iteration is discarded: the last completed one stands. (A stop from
         // outside or the hard time limit can interrupt the first; then the best root move it
-        // searched to the end is the answer, else the first in order.)
+        // searched to the end is the answer, with its line, else the first in order, without
+        // one.)
         if (stopped()) {
             // Tuning::partial_iteration: a root move that this iteration proved better than the
             // last one's best (searched to the end, it raised alpha) is played instead; in the
             // first iteration there is no last one.
-            if (lines == 1 && root_moves_[0].score > -kInfinite &&
-                (depth == 1 || (s_.tuning.partial_iteration &&
+            if (root_moves_[0].score > -kInfinite &&
+                (depth == 1 || (lines == 1 && s_.tuning.partial_iteration &&
                                 !(root_moves_[0].move == result_.best)))) {
                 result_.best = root_moves_[0].move;
                 result_.score = root_moves_[0].score;
