@@ -427,25 +427,22 @@ void Worker<R>::check_limits() {
     std::uint64_t step = kCheckInterval;
     if (id_ == 0 && s_.external_stop && s_.external_stop->load(std::memory_order_relaxed))
         s_.stop.store(true, std::memory_order_relaxed);
-    if (id_ == 0 && root_depth_ == 1 && s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms) {
-        // The time is a hard limit in the first iteration too (twenty kings a side took 1.5 s
-        // over 100 ms at depth 1): the best root move searched so far, or the first in order, is
-        // played. The node limit applies from the second iteration on (a search of a few nodes
-        // plays a move of a whole first iteration, the same on every run).
-        s_.stop.store(true, std::memory_order_relaxed);
-    }
-    if (id_ == 0 && root_depth_ > 1) {
-        if (s_.limits.nodes) {
+    if (id_ == 0) {
+        // The time is a hard limit from the first iteration on (twenty kings a side took 1.5 s
+        // over 100 ms at depth 1): stopped there, the best root move searched so far, or the
+        // first in order, is played. The node limit applies from the second iteration on (a
+        // search of a few nodes plays a move of a whole first iteration, the same on every run).
+        if (root_depth_ >= 1 && s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms)
+            s_.stop.store(true, std::memory_order_relaxed);
+        if (s_.limits.nodes && root_depth_ <= 1) {
+            step = 1;
+        } else if (s_.limits.nodes) {
             const std::uint64_t total = s_.total_nodes();
             if (total >= s_.limits.nodes)
                 s_.stop.store(true, std::memory_order_relaxed);
             else
                 step = std::min(step, s_.limits.nodes - total);
         }
-        if (s_.hard_ms && s_.elapsed_ms() >= s_.hard_ms)
-            s_.stop.store(true, std::memory_order_relaxed);
-    } else if (id_ == 0 && s_.limits.nodes) {
-        step = 1;  // the node limit applies from the second iteration on
     } else if (id_ != 0 && s_.hard_ms && s_.first_done.load(std::memory_order_relaxed) &&
                s_.elapsed_ms() >= s_.hard_ms) {
         s_.stop.store(true, std::memory_order_relaxed);  // the main worker may wait for a core
