@@ -192,6 +192,20 @@ TEST_CASE("DXP addresses", "[dxp]") {
     CHECK_THROWS_WITH(net::parse_endpoint("h:0", false), Contains("bad port '0'"));
     CHECK_THROWS_WITH(net::parse_endpoint(":80", false), Contains("no host"));
     CHECK_THROWS_WITH(net::parse_endpoint("h:8x", false), Contains("bad port '8x'"));
+    // IPv6 addresses in brackets, as in URLs; the text of an endpoint puts them back.
+    const auto six = net::parse_endpoint("[::1]:27531", false);
+    CHECK(six.host == "::1");
+    CHECK(six.port == 27531);
+    CHECK(six.text() == "[::1]:27531");
+    CHECK(net::parse_endpoint("[2001:db8::7]:80", true).host == "2001:db8::7");
+    CHECK(e.text() == "example.org:27531");
+    CHECK_THROWS_WITH(net::parse_endpoint("::1:27531", false), Contains("in brackets: [::1]:27531"));
+    CHECK_THROWS_WITH(net::parse_endpoint("[::1]", true), Contains("no port after '[::1]'"));
+    CHECK_THROWS_WITH(net::parse_endpoint("[::1]27531", false), Contains("no port after '[::1]'"));
+    CHECK_THROWS_WITH(net::parse_endpoint("[::1:27531", false), Contains("no ']'"));
+    CHECK_THROWS_WITH(net::parse_endpoint("[example.org]:1", false),
+                      Contains("bad IPv6 address 'example.org'"));
+    CHECK_THROWS_WITH(net::parse_endpoint("[::1]:0", false), Contains("bad port '0'"));
 }
 
 // DxpClient (the match harness's side) against dambit's own follower session on a thread.

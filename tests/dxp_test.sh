@@ -19,7 +19,7 @@ start_server() {
   shift
   for attempt in 1 2 3 4 5; do
     port=$((20000 + RANDOM % 20000))
-    timeout 90 "$dambit" dxp --listen "127.0.0.1:$port" "$@" >"$out" 2>&1 &
+    timeout 90 "$dambit" dxp --listen "${listen_host:-127.0.0.1}:$port" "$@" >"$out" 2>&1 &
     server_pid=$!
     for i in $(seq 100); do
       grep -q '^listening on' "$out" && return 0
@@ -332,6 +332,11 @@ usage fen-no-move "White to move has no legal move" --connect 127.0.0.1:1 --game
 usage name-accent "bad value 'caf.*' for --name" --connect 127.0.0.1:1 --games 1 --name café
 usage name-blank "bad value ' lead' for --name" --connect 127.0.0.1:1 --games 1 --name ' lead'
 usage name-tab "bad value 'a.x09b' for --name" --connect 127.0.0.1:1 --games 1 --name "$(printf 'a\tb')"
+# IPv6 addresses go in brackets, as in URLs (the port would be taken for a part of the address).
+usage ipv6-bare "write an IPv6 address in brackets: \\[::1\\]:2000" --connect ::1:2000
+usage ipv6-no-port "no port after '\\[::1\\]'" --listen '[::1]'
+usage ipv6-bad "bad IPv6 address 'fe80::zz'" --connect '[fe80::zz]:2000'
+usage ipv6-open "no '\\]' after the IPv6 address" --connect '[::1:2000'
 
 # (e) an initiator whose game is refused failed at its job: exit status 1, the reason on stderr
 # (it said "summary: 0 games" and exited 0).
@@ -344,6 +349,22 @@ status=$?
   ok || bad "e: refused game: status $status, '$err'"
 wait "$refuser_pid" 2>/dev/null
 timeout 10 "$dambit" dxp --help | grep -q 'usage: dambit dxp' && ok || bad "c: --help"
+
+# (i) IPv6: a game over the IPv6 loopback, where the machine has one (containers may not).
+if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
+  listen_host='[::1]' start_server "$tmp/i_server" --max-games 1 --movetime 20 --name six ||
+    bad "i: no server port on [::1]"
+  grep -q "^listening on \[::1\]:$port\$" "$tmp/i_server" && ok || bad "i: $(cat "$tmp/i_server")"
+  timeout 60 "$dambit" dxp --connect "[::1]:$port" --games 1 --time 1 --moves 0 --movetime 20 \
+    --max-plies 20 >"$tmp/i_client" 2>&1
+  client_status=$?
+  wait "$server_pid"
+  [ "$client_status" -eq 0 ] && grep -q '^connection from \[::1\]:[0-9]*$' "$tmp/i_server" &&
+    grep -q '^game 1: dambit White vs six: ' "$tmp/i_client" && ok ||
+    bad "i: status $client_status: $(cat "$tmp/i_client" "$tmp/i_server")"
+else
+  echo "dxp: (i) skipped: no IPv6 loopback here"
+fi
 
 echo "dxp: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -46,9 +46,11 @@ constexpr const char* kHelp =
     "Prints one line per game, 'game N: dambit White vs NAME: 1-0 (reason), P plies', and a\n"
     "summary from dambit's side.\n"
     "\n"
-    "  --listen [HOST:]PORT  wait for connections (host 127.0.0.1 unless given, e.g. 0.0.0.0);\n"
-    "                        one connection at a time, until killed or --max-games\n"
-    "  --connect HOST:PORT   connect (retrying for two seconds); one connection\n"
+    "  --listen [HOST:]PORT  wait for connections (host 127.0.0.1 unless given, e.g. 0.0.0.0,\n"
+    "                        or [::] for IPv6); one connection at a time, until killed or\n"
+    "                        --max-games\n"
+    "  --connect HOST:PORT   connect (retrying for two seconds); one connection. HOST is a\n"
+    "                        name, an IPv4 address or an IPv6 one in brackets ([::1]:27531)\n"
     "  --games N             be the initiator and request N games\n"
     "  --time MINUTES        thinking time per side in a request (default 5)\n"
     "  --moves N             moves in that time, 0 for the whole game (default 0)\n"
@@ -217,7 +219,7 @@ int run(const cli::Args& args) {
             }
         }
     };
-    const std::string where = endpoint.host + ":" + std::to_string(endpoint.port);
+    const std::string where = endpoint.text();
     int counter = 0;
     std::string last_why;
     auto serve = [&](net::Socket socket, const std::string& peer) {
@@ -230,7 +232,7 @@ int run(const cli::Args& args) {
         serve(net::connect(endpoint, 2000), where);
     } else {
         net::Listener listener(endpoint);
-        say(fmt::format("listening on {}:{}", endpoint.host, listener.port()));
+        say(fmt::format("listening on {}", net::Endpoint{endpoint.host, listener.port()}.text()));
         for (;;) {
             std::string peer;
             net::Socket s = listener.accept(-1, &peer);

@@ -304,9 +304,8 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
         out.target = text.substr(4);
         try {
             (void)net::parse_endpoint(out.target, false);
-        } catch (const std::invalid_argument&) {
-            throw cli::UsageError(
-                fmt::format("--{}: bad address '{}' (want dxp:HOST:PORT)", name, text));
+        } catch (const std::invalid_argument& e) {
+            throw cli::UsageError(fmt::format("--{} {}: {}", name, text, e.what()));
         }
     } else {
         out.settings = settings(args, name, defaults);

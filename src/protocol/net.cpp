@@ -15,6 +15,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace dambit::net {
 namespace {
@@ -29,22 +30,51 @@ int remaining_ms(Clock::time_point deadline) {
     return left < 0 ? 0 : int(left);
 }
 
-// The IPv4 address of a host name or dotted quad.
-sockaddr_in resolve(const Endpoint& e) {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(e.port));
-    if (inet_pton(AF_INET, e.host.c_str(), &a.sin_addr) == 1) return a;
+// One socket address of an endpoint.
+struct Address {
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    int family() const { return storage.ss_family; }
+    const sockaddr* get() const { return reinterpret_cast<const sockaddr*>(&storage); }
+};
+
+// The addresses of a host name, IPv4 or IPv6 address, in the resolver's order (numeric
+// addresses are taken as they are, without a lookup).
+std::vector<Address> resolve(const Endpoint& e) {
     addrinfo hints{};
-    hints.ai_family = AF_INET;
+    hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* found = nullptr;
-    const int rc = getaddrinfo(e.host.c_str(), nullptr, &hints, &found);
+    const std::string port = std::to_string(e.port);
+    const int rc = getaddrinfo(e.host.c_str(), port.c_str(), &hints, &found);
     if (rc != 0 || !found)
         throw std::runtime_error("cannot resolve host '" + e.host + "': " + gai_strerror(rc));
-    a.sin_addr = reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr;
+    std::vector<Address> out;
+    for (const addrinfo* a = found; a; a = a->ai_next) {
+        if ((a->ai_family != AF_INET && a->ai_family != AF_INET6) ||
+            a->ai_addrlen > sizeof(sockaddr_storage))
+            continue;
+        Address x;
+        std::memcpy(&x.storage, a->ai_addr, a->ai_addrlen);
+        x.length = a->ai_addrlen;
+        out.push_back(x);
+    }
     freeaddrinfo(found);
-    return a;
+    if (out.empty()) throw std::runtime_error("cannot resolve host '" + e.host + "': no IP address");
+    return out;
+}
+
+// "HOST:PORT" of a socket address, an IPv6 host in brackets.
+std::string address_text(const sockaddr_storage& a) {
+    char buf[INET6_ADDRSTRLEN] = {};
+    if (a.ss_family == AF_INET6) {
+        const auto& v6 = reinterpret_cast<const sockaddr_in6&>(a);
+        inet_ntop(AF_INET6, &v6.sin6_addr, buf, sizeof buf);
+        return "[" + std::string(buf) + "]:" + std::to_string(ntohs(v6.sin6_port));
+    }
+    const auto& v4 = reinterpret_cast<const sockaddr_in&>(a);
+    inet_ntop(AF_INET, &v4.sin_addr, buf, sizeof buf);
+    return std::string(buf) + ":" + std::to_string(ntohs(v4.sin_port));
 }
 
 // A connected socket: no Nagle delay (messages are small and answered at once), and a send that
@@ -59,20 +89,41 @@ void tune(int fd) {
 
 }  // namespace
 
+std::string Endpoint::text() const {
+    const std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    return h + ":" + std::to_string(port);
+}
+
 Endpoint parse_endpoint(std::string_view text, bool host_optional, const std::string& default_host) {
     const std::string t(text);
-    const auto colon = text.rfind(':');
-    if (colon == std::string_view::npos && !host_optional)
-        throw std::invalid_argument("bad address '" + t + "' (want HOST:PORT)");
+    const std::string want = host_optional ? "[HOST:]PORT" : "HOST:PORT";
     Endpoint e;
     std::string_view port = text;
-    if (colon != std::string_view::npos) {
+    if (!text.empty() && text.front() == '[') {
+        // An IPv6 address in brackets, as in URLs: [::1]:27531.
+        const auto close = text.find(']');
+        if (close == std::string_view::npos)
+            throw std::invalid_argument("no ']' after the IPv6 address in '" + t + "' (want [ADDRESS]:PORT)");
+        e.host = std::string(text.substr(1, close - 1));
+        in6_addr v6{};
+        if (inet_pton(AF_INET6, e.host.c_str(), &v6) != 1)
+            throw std::invalid_argument("bad IPv6 address '" + e.host + "' in '" + t + "'");
+        if (close + 1 >= text.size() || text[close + 1] != ':')
+            throw std::invalid_argument("no port after '" + std::string(text.substr(0, close + 1)) +
+                                        "' in '" + t + "' (want [ADDRESS]:PORT)");
+        port = text.substr(close + 2);
+    } else if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
         e.host = std::string(text.substr(0, colon));
         port = text.substr(colon + 1);
-        if (e.host.empty()) throw std::invalid_argument("no host in address '" + t + "' (want HOST:PORT)");
+        if (e.host.empty()) throw std::invalid_argument("no host in address '" + t + "' (want " + want + ")");
+        if (e.host.find(':') != std::string::npos)
+            throw std::invalid_argument("bad address '" + t + "' (write an IPv6 address in brackets: [" +
+                                        e.host + "]:" + std::string(port) + ")");
         for (char c : e.host)
-            if (c <= ' ' || c > '~' || c == ':' || c == '/')
+            if (c <= ' ' || c > '~' || c == '/' || c == '[' || c == ']')
                 throw std::invalid_argument("bad host in address '" + t + "'");
+    } else if (!host_optional) {
+        throw std::invalid_argument("bad address '" + t + "' (want HOST:PORT)");
     } else {
         e.host = default_host;
     }
@@ -102,52 +153,65 @@ void Socket::close() {
 }
 
 Listener::Listener(const Endpoint& at) {
-    const std::string where = at.host + ":" + std::to_string(at.port);
-    const sockaddr_in a = resolve(at);
-    socket_ = Socket(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    const std::string where = at.text();
+    // A name with both kinds of address listens on its IPv4 one (as before IPv6 was known:
+    // `localhost` is 127.0.0.1, where other engines look for dambit).
+    const std::vector<Address> addresses = resolve(at);
+    Address a = addresses.front();
+    for (const Address& x : addresses)
+        if (x.family() == AF_INET) {
+            a = x;
+            break;
+        }
+    socket_ = Socket(::socket(a.family(), SOCK_STREAM | SOCK_CLOEXEC, 0));
     if (!socket_.valid()) throw std::runtime_error("socket: " + errno_text(errno));
     const int one = 1;
     setsockopt(socket_.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(socket_.fd(), reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0)
+    if (::bind(socket_.fd(), a.get(), a.length) != 0)
         throw std::runtime_error("cannot listen on " + where + ": " + errno_text(errno));
     if (::listen(socket_.fd(), 4) != 0)
         throw std::runtime_error("cannot listen on " + where + ": " + errno_text(errno));
-    sockaddr_in bound{};
+    sockaddr_storage bound{};
     socklen_t len = sizeof bound;
     getsockname(socket_.fd(), reinterpret_cast<sockaddr*>(&bound), &len);
-    port_ = ntohs(bound.sin_port);
+    port_ = bound.ss_family == AF_INET6
+                ? ntohs(reinterpret_cast<const sockaddr_in6&>(bound).sin6_port)
+                : ntohs(reinterpret_cast<const sockaddr_in&>(bound).sin_port);
 }
 
 Socket Listener::accept(int timeout_ms, std::string* peer) {
     pollfd p{socket_.fd(), POLLIN, 0};
     const int rc = ::poll(&p, 1, timeout_ms);
     if (rc <= 0) return Socket();
-    sockaddr_in from{};
+    sockaddr_storage from{};
     socklen_t len = sizeof from;
     Socket s(::accept4(socket_.fd(), reinterpret_cast<sockaddr*>(&from), &len, SOCK_CLOEXEC));
     if (s.valid()) {
         tune(s.fd());
-        if (peer) {
-            char buf[INET_ADDRSTRLEN] = {};
-            inet_ntop(AF_INET, &from.sin_addr, buf, sizeof buf);
-            *peer = std::string(buf) + ":" + std::to_string(ntohs(from.sin_port));
-        }
+        if (peer) *peer = address_text(from);
     }
     return s;
 }
 
 Socket connect(const Endpoint& to, int retry_ms) {
-    const std::string where = to.host + ":" + std::to_string(to.port);
-    const sockaddr_in a = resolve(to);
+    const std::string where = to.text();
+    const std::vector<Address> addresses = resolve(to);
     const auto deadline = Clock::now() + std::chrono::milliseconds(retry_ms);
     for (;;) {
-        Socket s(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-        if (!s.valid()) throw std::runtime_error("socket: " + errno_text(errno));
-        if (::connect(s.fd(), reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0) {
-            tune(s.fd());
-            return s;
+        // Every address of the host in turn (a name may have an IPv6 and an IPv4 one).
+        int e = 0;
+        for (const Address& a : addresses) {
+            Socket s(::socket(a.family(), SOCK_STREAM | SOCK_CLOEXEC, 0));
+            if (!s.valid()) throw std::runtime_error("socket: " + errno_text(errno));
+            if (::connect(s.fd(), a.get(), a.length) == 0) {
+                tune(s.fd());
+                return s;
+            }
+            e = errno;
+            if (e != ECONNREFUSED && e != EINTR && e != ETIMEDOUT && e != EADDRNOTAVAIL &&
+                e != ENETUNREACH && e != EHOSTUNREACH && e != EAFNOSUPPORT)
+                break;
         }
-        const int e = errno;
         if ((e != ECONNREFUSED && e != EINTR && e != ETIMEDOUT) || Clock::now() >= deadline)
             throw std::runtime_error("cannot connect to " + where + ": " + errno_text(e));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -10,13 +10,14 @@
 namespace dambit::net {
 
 struct Endpoint {
-    std::string host;
+    std::string host;  // a name, an IPv4 or an IPv6 address (without brackets)
     int port = 0;
+    std::string text() const;  // "HOST:PORT", an IPv6 host in brackets
 };
 
 // "HOST:PORT" (host_optional: also "PORT" alone, host `default_host`). The port is 1..65535 in
-// decimal, the host a name or IPv4 address without spaces. Throws std::invalid_argument with a
-// one-line message naming the text.
+// decimal, the host a name or IPv4 address without spaces, or an IPv6 address in brackets
+// ("[::1]:27531"). Throws std::invalid_argument with a one-line message naming the text.
 Endpoint parse_endpoint(std::string_view text, bool host_optional,
                         const std::string& default_host = "127.0.0.1");
 
