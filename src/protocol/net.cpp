@@ -198,22 +198,25 @@ Socket connect(const Endpoint& to, int retry_ms) {
     const std::vector<Address> addresses = resolve(to);
     const auto deadline = Clock::now() + std::chrono::milliseconds(retry_ms);
     for (;;) {
-        // Every address of the host in turn (a name may have an IPv6 and an IPv4 one).
-        int e = 0;
+        // Every address of the host in turn (a name may have an IPv6 and an IPv4 one). A refusal
+        // (no server yet) is retried until the deadline; the error reported is a refusal's, else
+        // the first address's.
+        int error = 0;
+        bool refused = false;
         for (const Address& a : addresses) {
+            // A machine without IPv6 cannot make the socket of an IPv6 address: the next one.
             Socket s(::socket(a.family(), SOCK_STREAM | SOCK_CLOEXEC, 0));
-            if (!s.valid()) throw std::runtime_error("socket: " + errno_text(errno));
-            if (::connect(s.fd(), a.get(), a.length) == 0) {
+            if (s.valid() && ::connect(s.fd(), a.get(), a.length) == 0) {
                 tune(s.fd());
                 return s;
             }
-            e = errno;
-            if (e != ECONNREFUSED && e != EINTR && e != ETIMEDOUT && e != EADDRNOTAVAIL &&
-                e != ENETUNREACH && e != EHOSTUNREACH && e != EAFNOSUPPORT)
-                break;
+            const int e = errno;
+            const bool retry = e == ECONNREFUSED || e == EINTR || e == ETIMEDOUT;
+            if (!error || (retry && !refused)) error = e;
+            refused = refused || retry;
         }
-        if ((e != ECONNREFUSED && e != EINTR && e != ETIMEDOUT) || Clock::now() >= deadline)
-            throw std::runtime_error("cannot connect to " + where + ": " + errno_text(e));
+        if (!refused || Clock::now() >= deadline)
+            throw std::runtime_error("cannot connect to " + where + ": " + errno_text(error));
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
 }
