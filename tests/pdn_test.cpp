@@ -1219,7 +1219,7 @@ TEST_CASE("PDN analyse: the blunder of a published game", "[pdn]") {
     search::Engine<Russian> engine(16, 1);
     search::Limits limits;
     limits.depth = 8;
-    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, limits);
+    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, {}, limits);
     REQUIRE(a.plies.size() == 17);
 
     const auto& blunder = a.plies[11];
@@ -1277,7 +1277,7 @@ TEST_CASE("PDN analyse: the blunder of a published game", "[pdn]") {
 
     // The same search limits and a fresh engine: the same analysis (one thread, fixed depth).
     search::Engine<Russian> again(16, 1);
-    const auto b = play::analyse_game<Russian>(again, g.start, g.moves, limits);
+    const auto b = play::analyse_game<Russian>(again, g.start, g.moves, {}, limits);
     for (std::size_t k = 0; k < a.plies.size(); ++k) {
         CHECK(b.plies[k].score == a.plies[k].score);
         CHECK(b.plies[k].best == a.plies[k].best);
@@ -1296,7 +1296,7 @@ TEST_CASE("PDN analyse: a game ended by the rules", "[pdn]") {
     search::Engine<Russian> engine(16, 1);
     search::Limits limits;
     limits.depth = 6;
-    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, limits);
+    const auto a = play::analyse_game<Russian>(engine, g.start, g.moves, {}, limits);
     REQUIRE(a.plies.size() == 8);
     CHECK(a.final_score == 0);
     CHECK(a.plies[7].played_score == 0);
@@ -1306,7 +1306,7 @@ TEST_CASE("PDN analyse: a game ended by the rules", "[pdn]") {
     const auto last =
         read_text("[GameType \"25\"]\n[SetUp \"1\"]\n[FEN \"W:Wa3:Bb4\"]\n1. a3:c5 1-0\n");
     const Game<Russian> w = replayed<Russian>(last.at(0));
-    const auto b = play::analyse_game<Russian>(engine, w.start, w.moves, limits);
+    const auto b = play::analyse_game<Russian>(engine, w.start, w.moves, {}, limits);
     REQUIRE(b.plies.size() == 1);
     CHECK(b.plies[0].forced);  // the capture is compulsory and the only one
     CHECK(b.final_score == search::loss_in(0));

@@ -196,6 +196,26 @@ if "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --pdn "$work/f16.out.pdn" >"$
    grep -q '^16\. c3-d4' "$work/f16.out.pdn" && grep -q ' 16\.\.\. f6-g5 ' "$work/f16.out.pdn" &&
    "$dambit" pdn analyse "$work/f16.pdn" --depth 2 --json | grep -q '"number":"16\.\.\."'
 then pass=$((pass + 1)); else echo "FAIL analyse-fen-number: $(cat "$work/f16.txt" "$work/f16.out.pdn")"; fail=$((fail + 1)); fi
+# The draw rules in the analysis (they were ignored before a game's last position).
+# (1) The FEN tag's H: three white kings against one, 28 plies of kings alone before the game. Black's
+# king on h4 has no capture (h4-g3-f2-e1 ends on the board's edge at e1, the other diagonal is
+# empty), so after 1. c1-b2 any reply of Black's is the 30th such ply, and the Kodeks rule of 15
+# moves draws: c1-b2 is worth exactly 0 (without H, +2 and more), the game ends drawn.
+printf '[GameType "25"]\n[FEN "W:WKc1,Ke1,Kg1:BKh4:H28"]\n[Result "1/2-1/2"]\n1. c1-b2 h4-d8 1/2-1/2\n' >"$work/h28.pdn"
+if "$dambit" pdn analyse "$work/h28.pdn" --depth 6 --json >"$work/h28.json" &&
+   grep -q '"ply":1,.*"move":"c1-b2",.*"drawn":null,"value":0,' "$work/h28.json" &&
+   grep -q '"final_value":0,"drawn":"move-count rules"' "$work/h28.json"
+then pass=$((pass + 1)); else echo "FAIL analyse-fen-h: $(cat "$work/h28.json")"; fail=$((fail + 1)); fi
+# (2) A third repetition in mid-game: the start position comes back after 2... g7-h8 (ply 4) and
+# after 4... g7-h8 (ply 8), its third time: 4... g7-h8 draws (value 0, as its own best move's), and
+# 5. a1-b2, played after the game's end, is not judged (it was a blunder that missed a win).
+printf '[GameType "25"]\n[FEN "W:WKa1,c3:BKh8,f6"]\n[Result "1/2-1/2"]\n1. a1-b2 h8-g7 2. b2-a1 g7-h8 3. a1-b2 h8-g7 4. b2-a1 g7-h8 5. a1-b2 1/2-1/2\n' >"$work/rep.pdn"
+if "$dambit" pdn analyse "$work/rep.pdn" --depth 4 --pdn "$work/rep.out.pdn" >"$work/rep.txt" &&
+   grep -Eq '^4\.\.\. +g7-h8 +0 ' "$work/rep.txt" &&
+   grep -Eq '^5\. +a1-b2 +0  \(drawn before it: repetition\)$' "$work/rep.txt" &&
+   grep -q '^white: 4 moves,' "$work/rep.txt" &&
+   tr '\n' ' ' <"$work/rep.out.pdn" | grep -q '5\. a1-b2 {drawn before this move: repetition} 1/2-1/2'
+then pass=$((pass + 1)); else echo "FAIL analyse-repetition: $(cat "$work/rep.txt" "$work/rep.out.pdn")"; fail=$((fail + 1)); fi
 expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17': no piece on 22 (game not analysed)" -- \
   pdn analyse errors.pdn --game 1 --depth 2
 # A bad tag and a stray token are problems for check, not for the replay: the game is analysed

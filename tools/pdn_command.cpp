@@ -27,6 +27,7 @@
 #include "pdn/journal.hpp"
 #include "pdn/writer.hpp"
 #include "play/analysis.hpp"
+#include "search/draw.hpp"
 #include "search/engine.hpp"
 
 namespace dambit {
@@ -356,8 +357,17 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                    stderr);
         if (done == total) std::fputs("\r\033[K", stderr);
     };
-    const auto a =
-        play::analyse_game<R>(engine, game.start, game.moves, o.limits, o.marks, progress);
+    // The draw rules' counters at the start: the FEN tag's H field (as `pdn fen` counts on).
+    const pdn::Tag* fen = nullptr;
+    for (const auto& t : game.tags)
+        if (t.name == "FEN") fen = &t;
+    const search::DrawCounters counters = fen ? search::fen_counters(fen->value) : search::DrawCounters{};
+    const auto a = play::analyse_game<R>(engine, game.start, game.moves, counters, o.limits,
+                                         o.marks, progress);
+    // The rule that drew a game before a move, as `search` names it.
+    const auto drawn_text = [](play::Ending e) {
+        return e == play::Ending::kRepetition ? "repetition" : "move-count rules";
+    };
     const auto tag = [&](const char* name) -> std::string {
         for (const auto& t : game.tags)
             if (t.name == name) return t.value;
@@ -376,7 +386,10 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         const std::string number_str = number_text<R>(game.start.side, p.ply, first_number);
         const char* mark = play::mark_text(p.mark);
         marks.push_back(mark);
-        if (p.forced)
+        const bool first_drawn = p.drawn && (p.ply == 0 || !a.plies[std::size_t(p.ply) - 1].drawn);
+        if (first_drawn)
+            comments.push_back(fmt::format("drawn before this move: {}", drawn_text(*p.drawn)));
+        else if (p.forced || p.drawn)
             comments.emplace_back();
         else if (p.mark == play::Mark::kNone)
             comments.push_back(value_text(p.played_score));
@@ -391,9 +404,13 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                                    .add("side", p.side == Color::kWhite ? "white" : "black")
                                    .add("move", p.played)
                                    .add("forced", p.forced)
+                                   .add("drawn", p.drawn ? std::optional<std::string>(
+                                                               drawn_text(*p.drawn))
+                                                         : std::nullopt)
                                    .add("value", p.played_score)
-                                   .add("best", p.forced ? std::nullopt
-                                                         : std::optional<std::string>(p.best))
+                                   .add("best", p.forced || p.drawn
+                                                    ? std::nullopt
+                                                    : std::optional<std::string>(p.best))
                                    .add("best_value", p.score)
                                    .add("loss", p.loss)
                                    .add("drop", json::Fixed{p.drop, 1})
@@ -403,7 +420,10 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                                    .add("pv", p.pv)
                                    .str());
         } else {
-            if (p.forced)
+            if (p.drawn)
+                fmt::print("{:<7} {:<20} {:>8}  (drawn before it: {})\n", number_str, p.played,
+                           value_text(p.played_score), drawn_text(*p.drawn));
+            else if (p.forced)
                 fmt::print("{:<7} {:<20} {:>8}  (forced)\n", number_str, p.played,
                            value_text(p.played_score));
             else
@@ -418,6 +438,8 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                                .add("variant", std::string(R::kName))
                                .add("plies", a.plies.size())
                                .add("final_value", a.final_score)
+                               .add("drawn", a.drawn ? std::optional<std::string>(drawn_text(*a.drawn))
+                                                     : std::nullopt)
                                .add("white", summary_json(a.white))
                                .add("black", summary_json(a.black))
                                .str());

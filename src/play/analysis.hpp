@@ -108,6 +108,11 @@ struct PlyAnalysis {
     Color side = Color::kWhite;   // who played it
     std::string played;           // its move text (long form)
     bool forced = false;          // it was the only legal move
+    // The rules had drawn the game before the move (the position before it occurred for the
+    // third time, or the move-count rules drew it): the move was played after the game's end,
+    // is worth 0 and not analysed. `drawn` names the rule ("repetition", "draw rule") for the
+    // first such move, and stays set for the moves after it.
+    std::optional<Ending> drawn;
     search::Score score = 0;      // the engine's score of the position before it (the best move's)
     std::string best;             // the engine's move there (empty when forced: the played one)
     std::vector<std::string> pv;  // the engine's line from there
@@ -134,7 +139,8 @@ struct SideSummary {
 struct GameAnalysis {
     std::vector<PlyAnalysis> plies;  // one per move of the game, in order
     search::Score final_score = 0;   // of the position after the last move, for its side to move
-                                     // (0 when the rules end the game there in a draw)
+                                     // (0 when the rules have drawn the game there or before)
+    std::optional<Ending> drawn;     // the rule that drew the game, at its last position or before
     SideSummary white, black;
 };
 
@@ -143,8 +149,8 @@ struct GameAnalysis {
 template <class R>
 search::Score analysed_score(search::Engine<R>& engine, const Position<R>& p,
                              const std::vector<Position<R>>& history, const search::Limits& limits,
-                             PlyAnalysis* out) {
-    const auto r = engine.go(p, history, limits);
+                             const search::DrawCounters& start_counters, PlyAnalysis* out) {
+    const auto r = engine.go(p, history, limits, {}, start_counters);
     if (!r.has_move) return search::loss_in(0);
     if (out) {
         out->pv = search::line_text<R>(p, r.pv.empty() ? std::vector{r.best} : r.pv);
@@ -156,36 +162,44 @@ search::Score analysed_score(search::Engine<R>& engine, const Position<R>& p,
     return r.score;
 }
 
-// Analyses the game from `start` through `moves` (each legal in turn). `progress`, when given, is
-// called after each position searched with the number of positions done and the total.
+// Analyses the game from `start` through `moves` (each legal in turn); `start_counters` are the
+// draw rules' counters at `start` (a FEN's H field). `progress`, when given, is called after each
+// position searched with the number of positions done and the total.
 template <class R>
 GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
                           const std::vector<PathMove<typename R::Geometry>>& moves,
-                          const search::Limits& limits, const MarkThresholds& marks = {},
+                          const search::DrawCounters& start_counters, const search::Limits& limits,
+                          const MarkThresholds& marks = {},
                           const std::function<void(std::size_t, std::size_t)>& progress = {}) {
     using G = typename R::Geometry;
     const std::size_t n = moves.size();
+    // The game replayed with the draw rules: the rules draw it at a position that occurs for the
+    // third time or that the move-count rules call drawn (the search judges the positions after
+    // a root, not the root), and every position after that one comes after the game's end.
     GameState<R> game(start);
-    for (const auto& m : moves) game.play(m);
+    game.counters = start_counters;
+    std::vector<std::optional<Ending>> drawn(n + 1);
+    std::vector<bool> forced(n + 1, false);
+    FixedList<PathMove<G>, kMaxMoves> legal;
+    for (std::size_t k = 0; k <= n; ++k) {
+        legal.clear();
+        const auto ending = game.rules_ending(std::numeric_limits<int>::max(), legal);
+        if (ending == Ending::kRepetition || ending == Ending::kDrawRule)
+            drawn[k] = ending;
+        else if (k > 0 && drawn[k - 1])
+            drawn[k] = drawn[k - 1];
+        forced[k] = legal.size() == 1;
+        if (k < n) game.play(moves[k]);
+    }
     std::vector<Position<R>> positions = game.history;
     positions.push_back(game.pos);
-    // The rules end the game in a draw at its last position when it occurs for the third time or
-    // the move-count rules say so (the search judges the positions after a root, not the root).
-    FixedList<PathMove<G>, kMaxMoves> legal;
-    const auto ending = game.rules_ending(std::numeric_limits<int>::max(), legal);
-    const bool final_drawn = ending == Ending::kRepetition || ending == Ending::kDrawRule;
 
     GameAnalysis a;
     a.plies.resize(n);
+    a.drawn = drawn[n];
     std::vector<search::Score> score(n + 1, 0);
-    std::vector<bool> forced(n + 1, false);
-    for (std::size_t k = 0; k < n; ++k) {
-        legal.clear();
-        generate_paths<R>(positions[k], legal);
-        forced[k] = legal.size() == 1;
-    }
     for (std::size_t k = 0; k <= n; ++k) {
-        if (k == n && final_drawn) {
+        if (drawn[k]) {
             score[k] = search::kDraw;
         } else if (!forced[k]) {
             // Each position from an empty table: the table's entries do not know the draw
@@ -195,14 +209,14 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
             engine.new_game();
             const std::vector<Position<R>> history(positions.begin(),
                                                    positions.begin() + std::ptrdiff_t(k));
-            score[k] = analysed_score<R>(engine, positions[k], history, limits,
+            score[k] = analysed_score<R>(engine, positions[k], history, limits, start_counters,
                                          k < n ? &a.plies[k] : nullptr);
         }
         if (progress) progress(k + 1, n + 1);
     }
     // A forced move's position is worth what the position after it is worth, for the mover.
     for (std::size_t k = n; k-- > 0;)
-        if (forced[k]) score[k] = value_of_move(score[k + 1]);
+        if (forced[k] && !drawn[k]) score[k] = value_of_move(score[k + 1]);
     a.final_score = score[n];
 
     for (std::size_t k = 0; k < n; ++k) {
@@ -213,6 +227,13 @@ GameAnalysis analyse_game(search::Engine<R>& engine, const Position<R>& start,
         p.forced = forced[k];
         p.score = score[k];
         p.played_score = value_of_move(score[k + 1]);
+        p.drawn = drawn[k];
+        if (p.drawn) {  // after the game's end: nothing to judge
+            p.forced = false;
+            p.best.clear();
+            p.pv.clear();
+            continue;
+        }
         if (p.forced) {
             p.best.clear();
             p.pv.clear();
