@@ -278,6 +278,22 @@ TEST_CASE("the compiled-in three-move ballots", "[match]") {
     Position<Russian> p = Position<Russian>::start();
     for (const char* m : {"c3-d4", "b6-a5", "d4-c5"}) p = p.play(parse_move<Russian>(p, m).move);
     CHECK(openings[0].position == p);
+    // Three plies from White's first: Black's move of move 2 comes next (the PDN of a match
+    // numbers it 2..., its FEN tag ends :F2).
+    CHECK(openings[0].first_number == 2);
+    CHECK(plies_named<Russian>("1-I cd4 ba5 dc5", p) == 3);
+    CHECK(plies_named<Russian>("c3-d4 b6-a5 d4-c5", p) == 3);
+    CHECK(!plies_named<Russian>("1-I cd4 ba5", p));  // two plies lead elsewhere
+    CHECK(!plies_named<Russian>("II-1: a1-a5", p));  // a relocated piece: no moves
+    // One ply ("I-1: ab4", Black to move at move 1) and none (the start: move 1).
+    const auto ab4 = Position<Russian>::start().play(
+        parse_move<Russian>(Position<Russian>::start(), "a3-b4").move);
+    CHECK(plies_named<Russian>("I-1: ab4", ab4) == 1);
+    CHECK(plies_named<Russian>("free", Position<Russian>::start()) == 0);
+    // A FEN's own F field wins over the name.
+    const auto f9 = parse_openings<Russian>("x c3-d4\tW:W21-32:B1-12:F9\n", "t");
+    REQUIRE(f9.size() == 1);
+    CHECK(f9[0].first_number == 9);
     CHECK(ballots_fit("russian-3move", "russian"));
     CHECK(ballots_fit("russian-3move", "brazilian"));
     CHECK(!ballots_fit("russian-3move", "czech"));

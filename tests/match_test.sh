@@ -454,6 +454,14 @@ if [ "$status" -eq 0 ] && grep -q '^opening 1/1 I-1: ab4: A-B ' "$tmp/ballots.ou
    grep -q ' 1 openings (ballots russian), 2 games' "$tmp/ballots.out"; then ok; else
   bad ballots "$(cat "$tmp/ballots.out" "$tmp/ballots.err")"; fi
 
+# The PDN of a ballot's games: "1-I cd4 ba5 dc5" is three plies from the start, so Black's first
+# move in the game is 2... and the FEN tag says F2; the ballot's name is its Opening tag.
+run ballots3 --depth 2 --ballots russian-3move --openings 1 --max-plies 6 --pgn "$tmp/b3.pdn"
+if [ "$status" -eq 0 ] && [ "$(grep -c '^\[Opening "1-I cd4 ba5 dc5"\]$' "$tmp/b3.pdn")" -eq 2 ] &&
+   [ "$(grep -c '^\[FEN "B:.*:F2"\]$' "$tmp/b3.pdn")" -eq 2 ] && [ "$(grep -c '^2\.\.\. ' "$tmp/b3.pdn")" -eq 2 ] &&
+   "$dambit" pdn check "$tmp/b3.pdn" | grep -q ', errors 0, '; then ok; else
+  bad ballots-pdn "$(cat "$tmp/ballots3.out" "$tmp/ballots3.err" "$tmp/b3.pdn")"; fi
+
 # DXP: dambit against dambit's own DXP follower, then against a fake follower that accepts each
 # game and drops the connection: every game of it is forfeited and the next one connects again.
 port=$((20000 + RANDOM % 20000))

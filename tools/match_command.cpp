@@ -305,7 +305,7 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
         try {
             (void)net::parse_endpoint(out.target, false);
         } catch (const std::invalid_argument& e) {
-            throw cli::UsageError(fmt::format("--{} {}: {}", name, text, e.what()));
+            throw cli::UsageError(fmt::format("--{} '{}': {}", name, text, e.what()));
         }
     } else {
         out.settings = settings(args, name, defaults);
@@ -966,7 +966,8 @@ int run(const cli::Args& args) {
             line += fmt::format("{}{} ({}, {} plies)", g == 0 ? "A-B " : ", B-A ",
                                 game.result_text(), game.ending_text(), game.plies());
             record += play::pdn_game<R>(game, event, fmt::format("{}.{}", i + 1, g + 1),
-                                        g == 0 ? name_a : name_b, g == 0 ? name_b : name_a);
+                                        g == 0 ? name_a : name_b, g == 0 ? name_b : name_a,
+                                        op.first_number, op.line);
         }
         ++pairs[std::size_t(std::lround(2 * pair_points))];
         spent[0].add(result.spent[0]);

@@ -27,6 +27,29 @@ bool ballots_fit(std::string_view name, std::string_view variant);
 // The text of a compiled-in ballot set; empty for an unknown name.
 std::optional<std::string_view> ballot_text(std::string_view name);
 
+// The number of moves at the end of `name` (words separated by spaces) that lead from the
+// variant's start position to `p`, each legal in turn, in any notation parse_move reads; nothing
+// when no run of its last words does (a name without moves, a ballot whose pieces were moved).
+template <class R>
+std::optional<int> plies_named(std::string_view name, const Position<R>& p) {
+    std::vector<std::string_view> words;
+    for (const auto w : notation_detail::split(name, ' '))
+        if (!notation_detail::trim(w).empty()) words.push_back(notation_detail::trim(w));
+    for (std::size_t first = 0; first <= words.size(); ++first) {
+        Position<R> at = Position<R>::start();
+        bool legal = true;
+        for (std::size_t i = first; i < words.size() && legal; ++i) {
+            try {
+                at = at.play(parse_move<R>(at, words[i]).move);
+            } catch (const ParseError&) {
+                legal = false;
+            }
+        }
+        if (legal && at == p) return int(words.size() - first);
+    }
+    return std::nullopt;
+}
+
 // Reads the openings of a ballot text; `source` names it in messages. Throws ParseError naming
 // the line: a line without a tab, an empty name, a bad FEN, or a position whose side to move has
 // no legal move.
@@ -61,7 +84,12 @@ std::vector<Opening<R>> parse_openings(std::string_view text, const std::string&
         if (legal.empty())
             throw ParseError(fmt::format("{} line {} ({}): the side to move has no legal move",
                                          source, number, name));
-        out.push_back({p, name});
+        // The move number: the FEN's own F field, else the one after the moves the name ends
+        // with when they lead from the start position to this one ("1-I cd4 ba5 dc5": 2).
+        int first_number = fen_move_number(line.substr(tab + 1));
+        if (first_number == 1)
+            if (const auto plies = plies_named<R>(name, p)) first_number = move_number_after(*plies);
+        out.push_back({p, name, first_number});
     }
     return out;
 }

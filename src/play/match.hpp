@@ -391,8 +391,12 @@ std::array<Game<R>, 2> play_pair(search::Engine<R>& a, search::Engine<R>& b, con
 template <class R>
 struct Opening {
     Position<R> position;
-    std::string line;  // the moves from the start position, in long notation
+    std::string line;  // the moves from the start position, in long notation (or a ballot's name)
+    int first_number = 1;  // the number of the move played from `position` (1 when unknown)
 };
+
+// The number of the move after `plies` plies from the start position.
+inline int move_number_after(int plies) { return plies / 2 + 1; }
 
 // The opening set: every position reached after `plies` plies from the start position, in move
 // generation order (depth first, each position's moves in the order `generate` lists them), each
@@ -409,7 +413,8 @@ std::vector<Opening<R>> opening_positions(int plies) {
             FixedList<PathMove<G>, kMaxMoves> list;
             generate_paths<R>(p, list);
             if (left == 0) {
-                if (!list.empty() && seen.insert(position_key(p)).second) out.push_back({p, line});
+                if (!list.empty() && seen.insert(position_key(p)).second)
+                    out.push_back({p, line, move_number_after(plies)});
                 return;
             }
             for (const auto& pm : list)
@@ -558,18 +563,24 @@ inline EloEstimate elo_estimate_pairs(const std::array<int, 5>& pairs) {
 }
 
 // One game in PDN, through the PDN writer (pdn/writer.hpp): the tags, then the moves from the
-// opening (FEN), numbered from the opening's side to move, captures in short notation unless
-// that is ambiguous, ending with the result; a comment says why the game ended.
+// opening (FEN), numbered from `first_number` (the FEN's F field when above 1) and the opening's
+// side to move, captures in short notation unless that is ambiguous, ending with the result; a
+// comment says why the game ended. `opening`, when not empty, names the opening in a tag of that
+// name (a ballot's name, or the moves that led to it).
 template <class R>
 std::string pdn_game(const Game<R>& g, const std::string& event, const std::string& round,
-                     const std::string& white, const std::string& black) {
+                     const std::string& white, const std::string& black, int first_number = 1,
+                     std::string_view opening = {}) {
     using G = typename R::Geometry;
     std::string s = pdn::tag_line("Event", event) + pdn::tag_line("Round", round) +
                     pdn::tag_line("White", white) + pdn::tag_line("Black", black) +
                     pdn::tag_line("Result", g.result_text());
     if constexpr (requires { R::kPdnGameType; })
         s += pdn::tag_line("GameType", std::to_string(R::kPdnGameType));
-    s += pdn::tag_line("SetUp", "1") + pdn::tag_line("FEN", to_fen<R>(g.opening));
+    if (!opening.empty()) s += pdn::tag_line("Opening", opening);
+    s += pdn::tag_line("SetUp", "1") +
+         pdn::tag_line("FEN", to_fen<R>(g.opening) +
+                                  (first_number > 1 ? ":F" + std::to_string(first_number) : ""));
     std::vector<std::string> moves;
     Position<R> p = g.opening;
     for (std::size_t i = 0; i < g.moves.size(); ++i) {
@@ -582,7 +593,7 @@ std::string pdn_game(const Game<R>& g, const std::string& event, const std::stri
     }
     return s + "\n" +
            pdn::movetext(moves, g.opening.side == R::kFirstMover, g.result_text(),
-                         g.ending_text()) +
+                         g.ending_text(), pdn::MoveComments{}, first_number) +
            "\n\n";
 }
 
