@@ -405,12 +405,15 @@ int verify(const std::vector<Variant>& variants, double budget, Settings& s) {
                     // Once the budget is spent (or before any row of the position was
                     // measured) an estimate says nothing. (The estimate is above the time left,
                     // so at least a millisecond when that is.)
+                    // Below a millisecond left, cheaper rows may still run: not "spent".
                     const std::string why =
                         g.last_nodes && left >= 0.001
                             ? fmt::format("about {} s, more than the {} s left of the {} s budget",
                                           secs(estimate, decimals), secs(left, decimals),
                                           secs(budget, 3))
-                            : fmt::format("the {} s budget is spent", secs(budget, 3));
+                        : left > 0 ? fmt::format("less than a millisecond left of the {} s budget",
+                                                 secs(budget, 3))
+                                   : fmt::format("the {} s budget is spent", secs(budget, 3));
                     fmt::print("{:<14} {:<16} {:<4} {:5} {:16} {:>10} {:>10}  skipped ({})\n",
                                r.variant, r.name, dup, r.depth, r.nodes, "-", "-", why);
                     continue;

@@ -111,6 +111,16 @@ check bad-variant 2 '^$' "unknown variant 'chess'" -- moves --variant chess
 check bad-dup 2 '^$' "'maybe' for --duplicates" -- perft --depth 2 --duplicates maybe
 check no-depth 2 '^$' 'missing --depth' -- perft
 check unknown-sub 2 '^$' "unknown subcommand 'fly'" -- fly
+# A name a letter or two away from a known one is suggested: a swap of two letters, a letter
+# missing, the start of a longer name; nothing when nothing is near ('--bogus' above) or two are.
+check near-option 2 '^$' "^dambit show: unknown option '--varaint' \(did you mean '--variant'\?\)\$" -- show --varaint russian
+check near-option-prefix 2 '^$' "^dambit perft: unknown option '--dep' \(did you mean '--depth'\?\)\$" -- perft --dep 3
+check near-option-other 2 '^$' "^dambit match: unknown option '--pdn' \(did you mean '--pgn'\?\)\$" -- match --pdn x.pdn
+check near-subcommand 2 '^$' "^dambit: unknown subcommand 'serch' \(did you mean 'search'\? try dambit --help\)\$" -- serch
+check near-none 2 '^$' "^dambit perft: unknown option '--x'\$" -- perft --x 3
+# egtb's --dir and --cache under the names the other commands give them.
+check egtb-alias 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --dir\$" -- egtb info --egtb /nonexistent-egtb
+check egtb-alias-cache 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --dir\$" -- egtb probe --egtb-cache=8 --fen W:WKa1:BKh2 --egtb=/nonexistent-egtb
 check help 0 'usage: dambit perft' '^$' -- perft --help
 check verify 0 'rows verified, 0 mismatches' '^$' -- perft --verify --max-seconds 2
 # A row skipped with time left says how long it would take and how much of the budget is left:

@@ -59,7 +59,7 @@ expect_error probe-too-many 2 "position outside the tables: no table holds a pos
   egtb probe --fen 'W:W21-32:B1-12' --dir "$dir/good"
 # Black to move is looked up in the colour-flipped slice: the message names it, and says that the
 # position (4 White kings against 1 Black king) is stored so (it read as another material).
-expect_error probe-flipped 2 "^dambit egtb probe: position outside the tables: no table of slice 0104 \(white 1 king, black 4 kings\): $dir/good/international-0104.egtb is missing \(this position, white 4 kings, black 1 king, Black to move, is stored colour-flipped: the tables hold White to move\)\$" -- \
+expect_error probe-flipped 2 "^dambit egtb: position outside the tables: no table of slice 0104 \(white 1 king, black 4 kings\): $dir/good/international-0104.egtb is missing \(this position, white 4 kings, black 1 king, Black to move, is stored colour-flipped: the tables hold White to move\)\$" -- \
   egtb probe --variant international --fen 'B:WK1,K2,K3,K4:BK28' --dir "$dir/good"
 out=$("$dambit" egtb verify --dir "$dir/bad" 2>&1)
 status=$?
@@ -191,10 +191,10 @@ expect_error verify-zero-budget 2 "bad value '0' for --max-seconds" -- perft --v
 expect_error verify-negative-budget 2 "bad value '-1' for --max-seconds \(want a number from 0.001 to 1000000000\)" -- \
   perft --verify --max-seconds -1
 # The smallest budget: the rows past it say so with the budget as given (it read "past the 0 s"),
-# and once it is spent (less than a millisecond left), without an estimate (it read "about 0 s,
-# past the 0.001 s budget", then "more than the 0 s left").
+# and with less than a millisecond left, without an estimate (it read "about 0 s, past the 0.001
+# s budget", then "more than the 0 s left"), and not "spent" while cheaper rows still run.
 out=$("$dambit" perft --verify --max-seconds 0.001)
-if grep -Eq 'skipped \((the 0.001 s budget is spent|(under 0.001|about [0-9.]+) s, more than the 0.001 s left of the 0.001 s budget)\)$' <<<"$out" &&
+if grep -Eq 'skipped \((the 0.001 s budget is spent|less than a millisecond left of the 0.001 s budget|(under 0.001|about [0-9.]+) s, more than the 0.001 s left of the 0.001 s budget)\)$' <<<"$out" &&
    ! grep -q 'about 0 s' <<<"$out" && ! grep -q 'the 0 s left' <<<"$out"; then
   ok; else bad "verify-small-budget: $(grep skipped <<<"$out" | head -3)"; fi
 

@@ -4,6 +4,7 @@
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
 #include "core/signals.hpp"
+#include "core/text.hpp"
 #include "search/weights.hpp"
 
 #include <algorithm>
@@ -48,7 +49,11 @@ Args::Args(int argc, char** argv, std::set<std::string> valued, std::set<std::st
         } else if (flags.count(name)) {
             if (inline_value) throw UsageError("option '--" + name + "' takes no value");
         } else {
-            throw UsageError("unknown option '--" + name + "'");
+            std::vector<std::string> known(valued.begin(), valued.end());
+            known.insert(known.end(), flags.begin(), flags.end());
+            const std::string near = nearest_word(name, known);
+            throw UsageError("unknown option '--" + name + "'" +
+                             (near.empty() ? "" : " (did you mean '--" + near + "'?)"));
         }
         if (values_.count(name)) throw UsageError("option '--" + name + "' given twice");
         values_[name] = value;

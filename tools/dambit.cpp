@@ -22,6 +22,7 @@
 #include "cluster/cluster.hpp"
 #include "commands.hpp"
 #include "core/notation.hpp"
+#include "core/text.hpp"
 #include "core/version.hpp"
 
 namespace {
@@ -185,9 +186,14 @@ int dispatch(const std::string& name, int argc, char** argv, bool quiet) {
         }
         return 2;
     }
-    if (!quiet)
-        write_to(stderr, "dambit: unknown subcommand '{}' (try dambit --help)\n",
-                 dambit::printable(name));
+    if (!quiet) {
+        std::vector<std::string> names;
+        for (const auto& s : kSubcommands) names.emplace_back(s.name);
+        const std::string near = dambit::nearest_word(name, names);
+        write_to(stderr, "dambit: unknown subcommand '{}' ({}try dambit --help)\n",
+                 dambit::printable(name),
+                 near.empty() ? "" : "did you mean '" + near + "'? ");
+    }
     return 2;
 }
 

@@ -58,7 +58,8 @@ constexpr const char* kHelp =
     "\n"
     "  --variant V        russian (default), czech, brazilian, pool, english, international\n"
     "  --pieces N         largest number of pieces (2..8)\n"
-    "  --dir DIR          the table directory (default egtb)\n"
+    "  --dir DIR          the table directory (default egtb; --egtb DIR too, as the other\n"
+    "                     commands name it, and --egtb-cache MB for --cache)\n"
     "  --threads T        worker threads (default: the number of processors)\n"
     "  --memory MB        most memory the build may take (default: three quarters of the RAM or of\n"
     "                     the container's memory limit)\n"
@@ -350,7 +351,7 @@ int probe(const cli::Args& args) {
                                   "the tables hold White to move)",
                                   own.description())
                     : "";
-            cli::eprint("dambit egtb probe: position outside the tables: {}{}\n", e.what(),
+            cli::eprint("dambit egtb: position outside the tables: {}{}\n", e.what(),
                         flipped);
             return 2;
         }
@@ -675,7 +676,15 @@ int egtb_command(int argc, char** argv) {
         valued = {"dir"}, flags.insert("json");
     else
         throw cli::UsageError("unknown action '" + action + "' (want build, probe, verify or info)");
-    const cli::Args args(argc - 1, argv + 1, valued, flags);
+    // The other commands' names of the same options: `--egtb DIR`, `--egtb-cache MB`.
+    std::vector<std::string> words(argv + 1, argv + argc);
+    for (std::string& w : words)
+        for (const auto& [theirs, ours] : {std::pair{"--egtb-cache", "--cache"}, {"--egtb", "--dir"}})
+            if (w == theirs || w.starts_with(std::string(theirs) + "="))
+                w = ours + w.substr(std::string_view(theirs).size());
+    std::vector<char*> word_ptrs;
+    for (std::string& w : words) word_ptrs.push_back(w.data());
+    const cli::Args args(int(word_ptrs.size()), word_ptrs.data(), valued, flags);
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;

@@ -33,6 +33,48 @@ inline std::size_t utf8_sequence(std::string_view s) {
     return n;
 }
 
+// The candidate nearest `word` for a "did you mean" in a message: the one fewest single-character
+// edits away (insertions, deletions, substitutions, and swaps of two neighbours: `--varaint`),
+// when that is at most a third of the word's length (at least 1); a candidate `word` is the start
+// of counts as near too (`--dep` for `--depth`) when it is the only one. Empty when none is near.
+inline std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
+    const auto distance = [](std::string_view a, std::string_view b) {
+        std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+        for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+        for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i)
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                                    d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                    d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        return d[a.size()][b.size()];
+    };
+    std::string best;
+    std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
+    bool tie = false;
+    for (const std::string& c : candidates) {
+        const std::size_t e = distance(word, c);
+        if (e < best_distance) {
+            best = c;
+            best_distance = e;
+            tie = false;
+        } else if (e == best_distance && c != best) {
+            tie = true;
+        }
+    }
+    if (!best.empty() && !tie) return best;
+    std::string prefixed;
+    if (word.size() >= 2)
+        for (const std::string& c : candidates)
+            if (c.starts_with(word)) {
+                if (!prefixed.empty()) return {};
+                prefixed = c;
+            }
+    return prefixed;
+}
+
 // A note on the first character of `token` that is not ASCII, for a message that refuses the
 // token: a Cyrillic letter typed for its Latin twin on a Russian keyboard (`с3`, `d4хf6`, `Кa1`)
 // reads as the right text in the message. " (its 'с' is U+0441, a Cyrillic letter, not a Latin
