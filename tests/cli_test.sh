@@ -936,7 +936,17 @@ if [ -w /dev/full ]; then
        grep -Eq '^dambit: the standard output could not be written(: No space left on device)?$' <<<"$err"; then
       pass=$((pass + 1)); else echo "FAIL stdout-full $cmd: status $status, '$err'"; fail=$((fail + 1)); fi
   done
+  # The Hub server writes through its own stream: it said nothing and exited 0.
+  err=$(printf 'hub\ninit\npos\nlevel move-time=0.1\ngo think\n' | timeout 30 "$dambit" hub 2>&1 >/dev/full)
+  status=$?
+  if [ "$status" -eq 1 ] && [ "$err" = 'dambit hub: error: the standard output could not be written' ]; then
+    pass=$((pass + 1)); else echo "FAIL stdout-full hub: status $status, '$err'"; fail=$((fail + 1)); fi
 fi
+# A closed standard input, in words (it quoted the stream buffer's message).
+err=$(timeout 10 "$dambit" hub 2>&1 <&-)
+status=$?
+if [ "$status" -eq 2 ] && [ "$err" = 'dambit hub: the standard input is closed' ]; then
+  pass=$((pass + 1)); else echo "FAIL hub-stdin-closed: status $status, '$err'"; fail=$((fail + 1)); fi
 # An option's value forgotten: the next option is not taken for it.
 check option-value-forgotten 2 '^$' "^dambit perft: option '--depth' needs a value \(not the option '--threads'\)$" -- perft --depth --threads 2
 check option-value-last 2 '^$' "^dambit perft: option '--depth' needs a value$" -- perft --depth

@@ -454,6 +454,12 @@ if [ "$status" -eq 0 ] && grep -q '^opening 1/1 I-1: ab4: A-B ' "$tmp/ballots.ou
    grep -q ' 1 openings (ballots russian), 2 games' "$tmp/ballots.out"; then ok; else
   bad ballots "$(cat "$tmp/ballots.out" "$tmp/ballots.err")"; fi
 
+# A closed output stops a match with an engine of another program (SIGPIPE is ignored while one
+# runs): `| head -1` made it play all its openings unseen. One line on stderr, status 1.
+err=$(timeout 120 "$dambit" match --b "hub:'$dambit' hub" --depth 5 --openings 30 2>"$tmp/pipe.err" | head -1 >/dev/null; echo "${PIPESTATUS[0]}")
+if [ "$err" = 1 ] && grep -Eq '^dambit match: the standard output could not be written \(Broken pipe\); stopped after ([0-9]|1[0-9]) of 30 openings$' "$tmp/pipe.err"; then ok; else
+  bad closed-output "status $err: $(cat "$tmp/pipe.err")"; fi
+
 # The PDN of a ballot's games: "1-I cd4 ba5 dc5" is three plies from the start, so Black's first
 # move in the game is 2... and the FEN tag says F2; the ballot's name is its Opening tag.
 run ballots3 --depth 2 --ballots russian-3move --openings 1 --max-plies 6 --pgn "$tmp/b3.pdn"

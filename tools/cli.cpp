@@ -180,6 +180,8 @@ void catch_stop_signals() { handle_stop_signals(on_stop_signal); }
 
 bool stop_requested() { return g_stop_requested.load(); }
 
+void request_stop() { g_stop_requested.store(true); }
+
 const std::atomic<bool>& stop_flag() { return g_stop_requested; }
 
 std::optional<int> help_instead_of_action(int argc, char** argv, const char* help) {

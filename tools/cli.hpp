@@ -164,6 +164,8 @@ void eprint(fmt::format_string<T...> format, T&&... args) {
 // ends the program at once, as without this.
 void catch_stop_signals();
 bool stop_requested();
+// Stops the job as a signal would (its output is gone, say).
+void request_stop();
 // The flag behind stop_requested(), for a search's Callbacks::stop_flag.
 const std::atomic<bool>& stop_flag();
 

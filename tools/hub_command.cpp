@@ -1,5 +1,9 @@
 // dambit hub: the Hub protocol on standard input and output (src/protocol/hub_server.hpp).
+#include <fcntl.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -111,7 +115,15 @@ int hub_command(int argc, char** argv) {
         }
     }
     std::ios::sync_with_stdio(false);
-    hub::serve(std::cin, std::cout, d);
+    // A closed standard input is said in words (the stream's own message names its buffer).
+    if (fcntl(0, F_GETFD) < 0) throw cli::UsageError("the standard input is closed");
+    try {
+        hub::serve(std::cin, std::cout, d);
+    } catch (const std::ios_base::failure&) {
+        throw std::runtime_error(std::string("cannot read the standard input: ") + std::strerror(errno));
+    }
+    // The GUI gone, or the disk full: the session ended without its answers.
+    if (!std::cout) throw std::runtime_error("the standard output could not be written");
     return 0;
 }
 

@@ -872,6 +872,7 @@ int run(const cli::Args& args) {
     std::atomic<bool> abandon{false};
     rules.abandon = &abandon;
     bool interrupted = false;
+    int output_error = 0;  // errno of a failed write of the output: the match stops
     std::exception_ptr failure;
     // An engine of another program that could not be started again (play::EngineLost): the
     // match ends as an interruption does, its pairs kept for a resume, but with exit status 1.
@@ -989,6 +990,12 @@ int run(const cli::Args& args) {
         }
         fmt::print("opening {}/{} {}: {}; A +{} ={} -{}\n", i + 1, openings.size(),
                    op.line.empty() ? "(start)" : op.line, line, wins, draws, losses);
+        // A closed output (`| head -1`; SIGPIPE is ignored once an engine of another program
+        // runs) stops the match as Ctrl-C would, rather than playing on unseen.
+        if (!output_error && std::fflush(stdout) != 0) {
+            output_error = errno != 0 ? errno : EIO;
+            cli::request_stop();
+        }
         // The test stops the match at its decision. A resume whose test decides within the
         // pairs played before still counts them all, and keeps their games: they were played.
         if (sprt && !decided) {
@@ -1068,7 +1075,15 @@ int run(const cli::Args& args) {
                    sprt->upper());
     if (interrupted) {
         std::error_code ec;
-        cli::eprint("dambit match: interrupted after {} of {} openings{}\n", games / 2,
+        if (output_error) {
+            // The reader of the output is gone (`| head -1`): what is unwritten goes nowhere,
+            // and the one line says why the match stopped.
+            if (!std::freopen("/dev/null", "w", stdout)) std::clearerr(stdout);
+            cli::eprint("dambit match: the standard output could not be written ({}); ",
+                        std::strerror(output_error));
+        }
+        cli::eprint("{} after {} of {} openings{}\n",
+                    output_error ? "stopped" : "dambit match: interrupted", games / 2,
                     openings.size(),
                     journal && journal->size() > 0
                         ? "; their games are in " + journal->tmp_path() +
@@ -1077,7 +1092,7 @@ int run(const cli::Args& args) {
                         ? "; the games of the run before are still in " + *pgn +
                               ".tmp, and the same command resumes the match"
                         : std::string());
-        return 130;
+        return output_error ? 1 : 130;
     }
     if (!lost.empty()) {
         cli::eprint("dambit match: error: {}; the match ends after {} of {} openings{}\n", lost,

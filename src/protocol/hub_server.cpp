@@ -55,6 +55,12 @@ public:
         const std::lock_guard<std::mutex> lock(mutex_);
         out_ << s << '\n';
         out_.flush();
+        if (!out_) failed_ = true;
+    }
+    // A write failed: the GUI is gone (or the disk full), and the session ends.
+    bool failed() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return failed_;
     }
     // One line whatever the message holds (a file's header can put a newline in it).
     void error(const std::string& message) {
@@ -64,6 +70,7 @@ public:
 private:
     std::mutex mutex_;
     std::ostream& out_;
+    bool failed_ = false;
 };
 
 // The name of an argument the line gives twice (empty when none is): which value was meant?
@@ -608,7 +615,7 @@ void serve(std::istream& in, std::ostream& os, const ServerDefaults& defaults) {
         if (word == "set-param" && text.find("variant") != std::string::npos) variant_refused = true;
         out.error(message);
     };
-    while (read_line(in, text, too_long)) {
+    while (!out.failed() && read_line(in, text, too_long)) {
         if (too_long) {
             refuse_line(fmt::format("line too long (over {} characters)", kMaxLine));
             continue;
