@@ -140,7 +140,7 @@ kill_midway "$dir/k.dbw.checkpoint" 0 "$dambit" "${ck[@]}" --out "$dir/k.dbw"
 if cmp -s "$dir/w1.dbw" "$dir/k.dbw"; then ok; else bad "tune after kill -9: other weights"; fi
 # Another fit's checkpoint, or a damaged one, is refused by name, and left as it is.
 kill_midway "$dir/o.dbw.checkpoint" 0 "$dambit" "${ck[@]}" --out "$dir/o.dbw"
-expect_error tune-other-checkpoint 2 "tune checkpoint '$dir/o.dbw.checkpoint': of another fit" -- \
+expect_error tune-other-checkpoint 2 "tune checkpoint '$dir/o.dbw.checkpoint': of another fit \(seed=1, now seed=2; " -- \
   "${ck[@]}" --seed 2 --out "$dir/o.dbw"
 printf 'x' >> "$dir/o.dbw.checkpoint"
 expect_error tune-damaged-checkpoint 2 "tune checkpoint '$dir/o.dbw.checkpoint': damaged" -- \

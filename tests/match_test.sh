@@ -555,6 +555,11 @@ check2() {  # check2 NAME STDERR_REGEX ARGS...
      [ ! -s "$tmp/$name.out" ]; then ok; else bad "$name" "status $status: $(cat "$tmp/$name.err")"; fi
 }
 check2 bad-tc "'abc' for --tc" --tc abc
+# The journal beside --pgn cannot be written (a directory in its place): refused before the games
+# (it failed after the first pair, exit status 1, leaving FILE.tmp).
+mkdir -p "$tmp/jd.pdn.journal"
+check2 pgn-journal-dir "^dambit match: --pgn: '$tmp/jd.pdn.journal' is a directory\$" --depth 2 --openings 1 --pgn "$tmp/jd.pdn"
+[ ! -e "$tmp/jd.pdn.tmp" ] && ok || bad pgn-journal-dir-tmp "$tmp/jd.pdn.tmp left"
 check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'

@@ -367,6 +367,11 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
     const std::size_t start_size = b.size();
     const bool terminal = isatty(2);
     double shown = -1;
+    // The positions (of games, or of a run before) searched before the expansion: counted while
+    // they are, since the book does not grow then.
+    std::size_t unsearched = 0, searched = 0;
+    double expansion_began = 0;  // elapsed() when the expansion began (the rate's time)
+    for (const auto& r : b.records()) unsearched += !(r.flags & book::Record::kSearched);
     // On a terminal, a line rewritten in place; cleared at the end (last), as pdn check's is,
     // where the summary or the interruption's message says the rest.
     const auto progress = [&](bool last) {
@@ -377,12 +382,20 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             return;
         }
         shown = secs;
-        const double rate = double(b.size() - start_size) / std::max(secs, 1e-9);
+        if (searched < unsearched) {
+            cli::eprint("\r\033[Kbook: {} positions, searching those not searched: {} of {}",
+                        b.size(), searched, unsearched);
+            return;
+        }
+        const std::size_t grown = b.size() - std::min(b.size(), start_size);
+        const double rate = double(grown) / std::max(secs - expansion_began, 1e-9);
         const double left = hours > 0 ? hours * 3600 - secs
-                                      : double(positions - std::min<std::uint64_t>(positions, b.size())) /
-                                            std::max(rate, 1e-9);
-        std::fprintf(stderr, "\r\033[Kbook: %zu positions, %.0f positions/h, %.0f s left", b.size(),
-                     rate * 3600, std::max(left, 0.0));
+                            : rate > 0
+                                ? double(positions - std::min<std::uint64_t>(positions, b.size())) / rate
+                                : -1;
+        cli::eprint("\r\033[Kbook: {} positions, {:.0f} positions/h, {}", b.size(), rate * 3600,
+                    left < 0 ? std::string("time left not known yet")
+                             : "about " + cli::duration_text(left) + " left");
     };
     std::uint64_t expansions = 0;
     struct Interrupted {};
@@ -391,11 +404,15 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             book::Searcher<R> searcher(threads, hash, weights.get(), limits);
             const auto added = book::add_searched<R>(b, searcher, roots, book::Record::kRoot);
             if (!added.empty()) journal->append(added);
+            progress(false);  // the first block of unsearched positions may take a while
             book::search_unsearched<R>(b, searcher, 64, [&](const std::vector<book::Record>& part) {
                 journal->append(part);
+                searched += part.size();
                 progress(false);
                 if (cli::stop_requested()) throw Interrupted{};
             });
+            searched = unsearched;
+            expansion_began = elapsed();
             while (hours > 0 ? elapsed() < hours * 3600 : b.size() < positions) {
                 if (cli::stop_requested()) throw Interrupted{};
                 const auto changed = book::expand_next<R>(b, searcher);

@@ -283,9 +283,13 @@ int build(const cli::Args& args) {
         const auto now = std::chrono::steady_clock::now();
         if (!terminal || now - last < std::chrono::milliseconds(250)) return;
         last = now;
+        // The rate of this run: the units found finished on disk took it no time.
         const double done = double(p.build_done + p.done);
-        rate = p.seconds > 0 ? done / p.seconds : 0;
-        const double left = rate > 0 ? (double(p.build_total) - done) / rate : 0;
+        const double fresh = done - double(p.build_kept);
+        rate = p.seconds > 0 && fresh > 0 ? fresh / p.seconds : 0;
+        const std::string left =
+            rate > 0 ? "about " + duration_text((double(p.build_total) - done) / rate) + " left"
+                     : "time left not known yet";
         // The initialisation's share of the slice, then what the levels have decided (draws
         // never are, so that share does not end at 100%).
         const std::string share =
@@ -294,9 +298,8 @@ int build(const cli::Args& args) {
                 : fmt::format("{:.0f}% of {}",
                               p.total ? 100.0 * double(p.done) / double(p.total) : 100.0,
                               positions_text(p.total));
-        cli::eprint("\r\033[Kunit {}/{} {}: {}, {}; {:.2f} M positions/s, about {} left",
-                    p.unit_number, p.units, p.unit, p.phase, share, rate / 1e6,
-                    duration_text(left));
+        cli::eprint("\r\033[Kunit {}/{} {}: {}, {}; {:.2f} M positions/s, {}", p.unit_number,
+                    p.units, p.unit, p.phase, share, rate / 1e6, left);
     };
     const auto t0 = std::chrono::steady_clock::now();
     try {

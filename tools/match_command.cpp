@@ -774,7 +774,10 @@ int run(const cli::Args& args) {
     // FILE.journal says which of them are whole pairs and with what settings they were played,
     // so that the same command resumes an interrupted match (pdn/journal.hpp).
     std::optional<std::string> pgn;
-    if (const auto file = args.get("pgn")) pgn = cli::output_file("pgn", *file);
+    if (const auto file = args.get("pgn")) {
+        pgn = cli::output_file("pgn", *file);
+        (void)cli::output_file("pgn", *pgn + ".journal");  // written beside it as the games are
+    }
     // Ctrl-C, kill or a closed terminal: the pairs finished are summed up, then one line. From
     // here on, the start of a Hub engine too (its handshake may take 40 s) looks at the flag.
     cli::catch_stop_signals();

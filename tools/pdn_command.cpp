@@ -538,6 +538,7 @@ int analyse(int argc, char** argv) {
     std::optional<std::string> out_path;
     if (const auto file = args.get("pdn")) {
         out_path = cli::output_file("pdn", *file);
+        (void)cli::output_file("pdn", *out_path + ".journal");  // written beside it as it goes
         // The analysed games would replace the games analysed, with their variations and marks.
         std::error_code ec;
         if (std::filesystem::equivalent(c.files.front(), *out_path, ec))

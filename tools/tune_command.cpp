@@ -80,13 +80,18 @@ struct Interrupted {
     int epoch;
 };
 
-// The fit's checkpoint, OUT.checkpoint: the run it belongs to (an XXH64 of the settings, the
-// positions as the fit sees them and the starting weights), the epochs done, the parameters and
-// Adam's moments, then an XXH64 of all that. Replaced whole (written to FILE.tmp, renamed).
-constexpr char kCheckpointMagic[] = "dambit-tune-checkpoint 1\n";
+// The fit's checkpoint, OUT.checkpoint: the run it belongs to (an XXH64 of its settings text),
+// the epochs done, the parameters and Adam's moments, the settings text (KEY=VALUE,...: the
+// settings that change the fit, the positions as the fit sees them and the starting weights by
+// their XXH64), then an XXH64 of all that. Replaced whole (written to FILE.tmp, renamed).
+// Version 1 (before 2026-12-07) had no settings text: a resume reads it, a refusal of it cannot
+// say what changed.
+constexpr char kCheckpointMagic[] = "dambit-tune-checkpoint 2\n";
+constexpr char kCheckpointMagic1[] = "dambit-tune-checkpoint 1\n";
 
 struct Checkpoint {
     std::uint64_t run = 0;
+    std::string settings;
     std::vector<double> params;
     learn::FitState state;
 };
@@ -99,6 +104,8 @@ std::string checkpoint_bytes(const Checkpoint& c) {
     file_io::put(out, std::uint64_t(c.state.m.size()));
     for (const auto* v : {&c.params, &c.state.m, &c.state.v})
         out.append(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(double));
+    file_io::put(out, std::uint64_t(c.settings.size()));
+    out += c.settings;
     file_io::put(out, std::uint64_t(XXH64(out.data(), out.size(), 0)));
     return out;
 }
@@ -106,7 +113,7 @@ std::string checkpoint_bytes(const Checkpoint& c) {
 // The checkpoint at `path` of run `run`, or nullopt when there is none; one of another run, or
 // damaged, is an error naming it (it would be overwritten).
 std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t run,
-                                          std::size_t params) {
+                                          const std::string& settings, std::size_t params) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return std::nullopt;
     std::string b;
@@ -120,7 +127,8 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t
         return cli::UsageError("tune checkpoint '" + path + "': " + why +
                                "; remove it to fit from the start");
     };
-    if (b.compare(0, head, kCheckpointMagic) != 0 || b.size() < head + 40)
+    const bool version1 = b.compare(0, head, kCheckpointMagic1) == 0;
+    if ((b.compare(0, head, kCheckpointMagic) != 0 && !version1) || b.size() < head + 40)
         throw fail("not a dambit tune checkpoint");
     if (file_io::get<std::uint64_t>(b.data() + b.size() - 8) != XXH64(b.data(), b.size() - 8, 0))
         throw fail("damaged: its checksum does not match");
@@ -129,10 +137,22 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t
     const auto epoch = file_io::get<std::int64_t>(b.data() + head + 8);
     const auto n = file_io::get<std::uint64_t>(b.data() + head + 16);
     const auto fitted = file_io::get<std::uint64_t>(b.data() + head + 24);
-    if (c.run != run || n != params)
-        throw fail("of another fit (other data, settings or starting weights)");
-    if (fitted > n || b.size() != head + 32 + (n + 2 * fitted) * sizeof(double) + 8 || epoch < 0)
+    // The arrays' end, where version 2's settings text begins.
+    const std::uint64_t arrays = head + 32 + (n + 2 * std::min(fitted, n)) * sizeof(double);
+    if (fitted > n || n > b.size() || epoch < 0 ||
+        (version1 ? b.size() != arrays + 8 : b.size() < arrays + 16))
         throw fail("damaged");
+    if (!version1) {
+        const auto length = file_io::get<std::uint64_t>(b.data() + arrays);
+        if (b.size() != arrays + 16 + length) throw fail("damaged");
+        c.settings.assign(b.data() + arrays + 8, length);
+    }
+    // Version 1's run was a digest of other bytes: never this fit's.
+    if (version1) throw fail("of an earlier dambit (checkpoint version 1), which this one cannot resume");
+    if (c.run != run || n != params)
+        throw fail(c.settings == settings
+                       ? "of another fit (other data, settings or starting weights)"
+                       : "of another fit (" + settings_change(c.settings, settings) + ")");
     const char* at = b.data() + head + 32;
     for (auto* v : {&c.params, &c.state.m, &c.state.v}) {
         v->resize(v == &c.params ? n : fitted);
@@ -342,21 +362,32 @@ int run(const cli::Args& args) {
     const learn::FitRows rows = rows_of(train, k);
     // The run's identity, for its checkpoint: the settings that change the fit (not --epochs: a
     // fit goes on to as many as asked), the positions as the fit sees them, the starting weights.
-    XXH64_state_t* h = XXH64_createState();
-    XXH64_reset(h, 0);
-    const std::string settings =
-        fmt::format("{} {} {} {} {} {} {} {} {} {} {}", R::kName, model, step, strips, fs.rate,
-                    fs.l2, fs.l2_end, lambda, holdout_pct, seed, k);
-    XXH64_update(h, settings.data(), settings.size());
-    const auto add = [&](const auto& v) { XXH64_update(h, v.data(), v.size() * sizeof(v[0])); };
-    add(rows.terms), add(rows.patterns), add(rows.opening_share), add(rows.scale);
-    add(rows.target), add(params), add(fs.l2_centre);
+    // The positions and the starting weights by their XXH64, so that a refusal names which
+    // changed; the run is the XXH64 of the whole text.
+    const auto digest = [](std::initializer_list<std::pair<const void*, std::size_t>> parts) {
+        XXH64_state_t* h = XXH64_createState();
+        XXH64_reset(h, 0);
+        for (const auto& [bytes_at, size] : parts) XXH64_update(h, bytes_at, size);
+        const std::uint64_t d = XXH64_digest(h);
+        XXH64_freeState(h);
+        return fmt::format("xxh64:{:016x}", d);
+    };
+    const auto bytes = [](const auto& v) {
+        return std::pair<const void*, std::size_t>{v.data(), v.size() * sizeof(v[0])};
+    };
     Checkpoint ck;
-    ck.run = XXH64_digest(h);
-    XXH64_freeState(h);
+    ck.settings = fmt::format(
+        "variant={},model={},pattern-step={},strips={},rate={},l2={},l2-end={},lambda={},"
+        "holdout={},seed={},k={},positions={},init={}",
+        R::kName, model, step, strips ? "on" : "off", fs.rate, fs.l2, fs.l2_end, lambda,
+        holdout_pct, seed, k,
+        digest({bytes(rows.terms), bytes(rows.patterns), bytes(rows.opening_share),
+                bytes(rows.scale), bytes(rows.target)}),
+        digest({bytes(params), bytes(fs.l2_centre)}));
+    ck.run = XXH64(ck.settings.data(), ck.settings.size(), 0);
     const std::string ck_path = out_path + ".checkpoint";
     // Read (and so refused, if it is another fit's) before anything is printed.
-    std::optional<Checkpoint> resume = read_checkpoint(ck_path, ck.run, params.size());
+    std::optional<Checkpoint> resume = read_checkpoint(ck_path, ck.run, ck.settings, params.size());
     if (resume && resume->state.epoch > fs.epochs)  // its weights are not a fit of fewer epochs
         throw cli::UsageError(fmt::format(
             "tune checkpoint '{}': {} epochs done, more than --epochs {}; give at least {}, or "

@@ -48,6 +48,7 @@ struct BuildProgress {
     std::uint64_t decided = 0;  // positions the levels have decided so far
     std::uint64_t total = 0;  // positions of the unit
     std::uint64_t build_done = 0, build_total = 0;  // positions of the whole build
+    std::uint64_t build_kept = 0;  // of build_done, the positions of units found finished on disk
     double seconds = 0;                             // since the build started
     bool unit_finished = false;
     // With phase "warning": a line to show the user (a checkpoint thrown away, and why).

@@ -85,7 +85,7 @@ public:
         check_memory(units);
         std::uint64_t total = 0;
         for (const Unit& u : units) total += unit_size(u);
-        std::uint64_t done = 0, built = 0;
+        std::uint64_t done = 0, built = 0, kept = 0;
         for (std::optional<std::size_t> k; (k = next(built));) {
             const std::size_t n = *k;
             const Unit& u = units.at(n);
@@ -97,10 +97,13 @@ public:
             progress_.total = unit_size(u);
             progress_.build_done = done;
             progress_.build_total = total;
+            progress_.build_kept = kept;
             build_unit(u);
             built = progress_.phase == "kept" ? 0 : unit_size(u);
             done += unit_size(u);
+            if (progress_.phase == "kept") kept += unit_size(u);
             progress_.build_done = done;
+            progress_.build_kept = kept;
             progress_.unit_finished = true;
             tell(progress_.phase);
         }
@@ -640,6 +643,8 @@ private:
         done = md;
         level = int(lv);
         max_level_.store(int(max_level));
+        // Its initialisation was done by the run before: not this run's rate.
+        progress_.build_kept += progress_.total;
         tell("resumed");
         return true;
     }
