@@ -942,6 +942,28 @@ if [ -w /dev/full ]; then
   if [ "$status" -eq 1 ] && [ "$err" = 'dambit hub: error: the standard output could not be written' ]; then
     pass=$((pass + 1)); else echo "FAIL stdout-full hub: status $status, '$err'"; fail=$((fail + 1)); fi
 fi
+# Standard input ("-") that cannot be read is an error, not an empty file (pdn check counted 0
+# games and exited 0).
+err=$(timeout 10 "$dambit" pdn check - 2>&1 <&-)
+status=$?
+if [ "$status" -eq 2 ] && [ "$err" = 'dambit pdn: the standard input is closed' ]; then
+  pass=$((pass + 1)); else echo "FAIL pdn-stdin-closed: status $status, '$err'"; fail=$((fail + 1)); fi
+for cmd in "pdn check -" "solve --file -"; do
+  err=$(timeout 10 "$dambit" $cmd 2>&1 <"$(dirname "$0")")
+  status=$?
+  if [ "$status" -eq 2 ] && [ "$err" = "dambit ${cmd%% *}: cannot read the standard input: a directory" ]; then
+    pass=$((pass + 1)); else echo "FAIL stdin-directory $cmd: status $status, '$err'"; fail=$((fail + 1)); fi
+done
+# pdn's actions take -h as the others do (it was a file name), and -- ends the options.
+check pdn-dash-h 0 '^usage: dambit pdn check FILE' '^$' -- pdn check -h
+odd_dir=/tmp/dambit_cli_odd.$$
+mkdir -p "$odd_dir" && cp "$(dirname "$0")/pdn/russian-game.pdn" "$odd_dir/--odd.pdn"
+(cd "$odd_dir" && "$dambit" pdn check -- --odd.pdn) | grep -q '^files 1, games 1, moves 17, errors 0' &&
+  pass=$((pass + 1)) || { echo "FAIL pdn-double-dash"; fail=$((fail + 1)); }
+# book build --from-pdn=FILE, as every other option takes its value (it was an unknown option).
+"$dambit" book build --out "$odd_dir/g.book" --from-pdn="$(dirname "$0")/pdn/russian-game.pdn" --min-games 1 |
+  grep -q "^variant russian, 18 positions in $odd_dir/g.book" &&
+  pass=$((pass + 1)) || { echo "FAIL book-from-pdn-equals"; fail=$((fail + 1)); }
 # A closed standard input, in words (it quoted the stream buffer's message).
 err=$(timeout 10 "$dambit" hub 2>&1 <&-)
 status=$?

@@ -169,12 +169,15 @@ std::vector<char*> split_pdn_files(int argc, char** argv, std::vector<std::strin
                                    bool& given) {
     std::vector<char*> rest;
     for (int i = 0; i < argc; ++i) {
-        if (std::string(argv[i]) != "--from-pdn") {
+        const std::string a = argv[i];
+        const bool inline_value = a.starts_with("--from-pdn=");  // --from-pdn=FILE FILE...
+        if (a != "--from-pdn" && !inline_value) {
             rest.push_back(argv[i]);
             continue;
         }
         if (given) throw cli::UsageError("option '--from-pdn' given twice");
         given = true;
+        if (inline_value && a.size() > 11) files.push_back(a.substr(11));
         while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) files.push_back(argv[++i]);
         if (files.empty()) throw cli::UsageError("option '--from-pdn' needs at least one file");
     }

@@ -1,6 +1,8 @@
 // Option parsing for the dambit subcommands.
 #include "cli.hpp"
 
+#include <sys/stat.h>
+
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
 #include "core/signals.hpp"
@@ -68,6 +70,12 @@ std::optional<std::string> Args::get(const std::string& name) const {
 
 std::string Args::get_or(const std::string& name, const std::string& fallback) const {
     return get(name).value_or(fallback);
+}
+
+void check_stdin_readable() {
+    struct stat st {};
+    if (::fstat(0, &st) != 0) throw UsageError("the standard input is closed");
+    if (S_ISDIR(st.st_mode)) throw UsageError("cannot read the standard input: a directory");
 }
 
 void check_readable(const std::string& path) {

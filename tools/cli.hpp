@@ -64,6 +64,8 @@ private:
 // A file the user named must be readable: file_io::check_readable's error as a UsageError (one
 // line naming the path and the reason, exit status 2).
 void check_readable(const std::string& path);
+// The same for "-", standard input: closed (`<&-`) or a directory (`< DIR`) would read as empty.
+void check_stdin_readable();
 // The paths of the endgame table files (*.egtb) of a directory, by name; "cannot read the table directory
 // 'DIR': REASON" (a usage error) when the names cannot be read, rather than every table said
 // missing.

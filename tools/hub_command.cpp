@@ -1,6 +1,4 @@
 // dambit hub: the Hub protocol on standard input and output (src/protocol/hub_server.hpp).
-#include <fcntl.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -116,7 +114,7 @@ int hub_command(int argc, char** argv) {
     }
     std::ios::sync_with_stdio(false);
     // A closed standard input is said in words (the stream's own message names its buffer).
-    if (fcntl(0, F_GETFD) < 0) throw cli::UsageError("the standard input is closed");
+    cli::check_stdin_readable();
     try {
         hub::serve(std::cin, std::cout, d);
     } catch (const std::ios_base::failure&) {

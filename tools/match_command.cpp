@@ -86,7 +86,8 @@ constexpr const char* kHelp =
     "                     variant's defaults; eval=E, the evaluation (as --eval);\n"
     "                     book=FILE, book-ply=N, book-margin=M, an opening book (as --book);\n"
     "                     threads=N and hash=MB, this side's threads and table (as\n"
-    "                     --threads and --hash)\n"
+    "                     --threads and --hash); egtb=on/off, whether it probes the\n"
+    "                     tables of --egtb\n"
     "                     hub:'COMMAND ARGS': a Hub engine, started with /bin/sh -c (and\n"
     "                     started again after a crash); it gets `level time=CLOCK inc=INC`,\n"
     "                     `level move-time=S`, or `level depth=N` / `level nodes=N`; its\n"
@@ -136,9 +137,9 @@ constexpr const char* kHelp =
     "  --analyse-factor F the F of --analyse-losses (default 10)\n"
     "  --hash MB          transposition table per engine of dambit's (default 16)\n"
     DAMBIT_TABLES_HELP
-    DAMBIT_EVAL_HELP
     "                     (both engines probe them; the setting egtb=off turns one off, e.g.\n"
     "                     --a egtb=on --b egtb=off measures what the tables are worth)\n"
+    DAMBIT_EVAL_HELP
     DAMBIT_BOOK_HELP
     "                     (the ply counts from the opening; book=FILE in --a or --b gives\n"
     "                     one side its own book)\n"

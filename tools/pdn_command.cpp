@@ -98,7 +98,11 @@ CommandLine split(int argc, char** argv, const std::set<std::string>& valued) {
     CommandLine c;
     for (int i = 0; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+        if (a == "--") {  // the end of the options: the rest are files, `--odd.pdn` too
+            while (++i < argc) c.files.push_back(argv[i]);
+            break;
+        }
+        if ((a.size() > 2 && a.compare(0, 2, "--") == 0) || a == "-h") {
             c.options.push_back(argv[i]);
             if (valued.count(a.substr(2)) && i + 1 < argc) c.options.push_back(argv[++i]);
         } else {
@@ -112,7 +116,10 @@ CommandLine split(int argc, char** argv, const std::set<std::string>& valued) {
 class Input {
 public:
     explicit Input(const std::string& name) : name_(name) {
-        if (name == "-") return;
+        if (name == "-") {
+            cli::check_stdin_readable();
+            return;
+        }
         cli::check_readable(name);
         // A file or a pipe: a device such as /dev/zero would be read for ever.
         std::error_code ec;

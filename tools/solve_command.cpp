@@ -467,6 +467,7 @@ int run(const cli::Args& args) {
     }
     const std::string path = *args.get("file");
     std::ifstream file;
+    if (path == "-") cli::check_stdin_readable();
     if (path != "-") {  // "-": standard input, as pdn check reads it
         cli::check_readable(path);
         file.open(path);
