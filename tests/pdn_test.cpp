@@ -665,6 +665,18 @@ TEST_CASE("PDN file: every construct of the grammar", "[pdn]") {
                                                      "b6-a5", "d4-c5", "a5:c3", "d2xb4"});
     CHECK(final_fen<Russian>(g1) ==
           "B:W14,17,21,23,24,27,28,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,16");
+    // Its variations: (3... f6-e5 4. d4xh4 (4. d4:f6:h4) h8-g7) stands for 3... b6-a5 (move 5 of
+    // the main line); inside it, (4. d4:f6:h4) for its move 1, d4xh4: the same capture written
+    // whole (d4 takes e5, lands on f6, takes g5, lands on h4, the only capture).
+    REQUIRE(g1.variations.size() == 2);
+    CHECK(g1.variations[0].parent == -1);
+    CHECK(g1.variations[0].replaces == 5);
+    REQUIRE(g1.variations[0].moves.size() == 3);
+    CHECK(g1.variations[0].moves[1].text == "d4xh4");
+    CHECK(g1.variations[1].parent == 0);
+    CHECK(g1.variations[1].replaces == 1);
+    REQUIRE(g1.variations[1].moves.size() == 1);
+    CHECK(g1.variations[1].moves[0].text == "d4:f6:h4");
 
     // Game 2, no tags: Russian in square numbers. 1. 22-18 11-15 2. 18x11 (18 takes 15, lands on
     // 11) 8x15 (8 takes 11) 3. 25-22 12-16 4. 22-17 9-13. White: 17, 21, 23, 24, 26-32; Black: 1-7,
@@ -889,6 +901,34 @@ std::vector<std::string> check_text(const std::string& text) {
     std::istringstream in(text);
     CheckTotals totals;
     return check_lines(in, totals, std::nullopt);
+}
+
+TEST_CASE("PDN check: the moves of variations are legal where they stand", "[pdn]") {
+    // 1. c3-d4 f6-g5: a variation for Black's move, (1... f6-e5 2. d4-e5): after f6-e5 White's
+    // d4 must take it (d4:f6), so the quiet d4-e5 is illegal (and e5 is taken anyway).
+    const std::string head = "[GameType \"25\"]\n[Result \"*\"]\n";
+    CHECK(check_text(head + "1. c3-d4 f6-g5 (1... f6-e5 2. d4-e5) 2. b2-c3 *\n") ==
+          std::vector<std::string>{"3:31: game 1: illegal-move: in a variation: illegal move "
+                                   "'d4-e5': a capture is compulsory (d4:f6)"});
+    // The same line played right, with a variation inside it for White's capture: (2. b2-c3)
+    // stands for d4:f6, where the capture is compulsory too. (2... e7:g5) stands for g7:e5:
+    // after d4:f6 Black takes back with e7 or g7 (e7 over f6 to g5, g7 over f6 to e5).
+    CHECK(check_text(head + "1. c3-d4 f6-g5 (1... f6-e5 2. d4:f6 (2. b2-c3) g7:e5 (2... e7:g5)) "
+                            "2. b2-c3 *\n") ==
+          std::vector<std::string>{"3:41: game 1: illegal-move: in a variation: illegal move "
+                                   "'b2-c3': a capture is compulsory (d4:f6)"});
+    CHECK(check_text(head + "1. c3-d4 f6-g5 (1... f6-e5 2. d4:f6 g7:e5 (2... e7:g5)) 2. b2-c3 *\n")
+              .empty());
+    // A variation for the game's first move, and one of a move after an illegal one (not checked:
+    // the main line's problem is reported instead).
+    CHECK(check_text(head + "1. c3-d4 (1. a3-b4 b6-a5) f6-g5 *\n").empty());
+    CHECK(check_text(head + "1. c3-d4 f6-g5 2. c3-b4 (2. a1-b2) *\n") ==
+          std::vector<std::string>{"3:19: game 1: illegal-move: illegal move 'c3-b4': no piece "
+                                   "on c3"});
+    // A variation before any move stands for none.
+    CHECK(check_text(head + "(1. c3-d4) 1. c3-d4 *\n") ==
+          std::vector<std::string>{"3:1: game 1: syntax: variation before any move (it stands for "
+                                   "the move before it)"});
 }
 
 TEST_CASE("PDN check: results against the game's end, and files cut or left open", "[pdn]") {

@@ -17,10 +17,11 @@ struct Replayed {
     std::optional<Problem> problem;
     long plies = 0;
     std::string fen;
+    std::vector<Problem> variations;  // with check_variations: their problems
 };
 
 Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max_plies,
-                     bool want_fen) {
+                     bool want_fen, bool check_variation_moves = false) {
     Replayed r;
     const auto v = game_variant(raw, forced, r.problem);
     if (!v) return r;
@@ -29,6 +30,7 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
         r.problem = replay<R>(raw, game, max_plies);
         note_untagged(raw, forced, *v, r.problem);
         r.plies = long(game.moves.size());
+        if (check_variation_moves) r.variations = check_variations<R>(raw, game);
         if (want_fen) {
             // With the H field, the plies since the last capture or man move: from the FEN
             // tag's own, along the moves replayed, as show counts them.
@@ -56,12 +58,13 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
     std::vector<Problem> problems;
     while (reader.next(raw)) {
         ++totals.games;
-        const Replayed r = replay_game(raw, forced, -1, false);
+        const Replayed r = replay_game(raw, forced, -1, false, true);
         totals.moves += std::uint64_t(r.plies);
         problems = raw.problems;
         if (raw.more_problems > 0) problems.push_back(raw.more_problem());
         for (const auto& p : {r.problem, missing_result(raw)})
             if (p) problems.push_back(*p);
+        problems.insert(problems.end(), r.variations.begin(), r.variations.end());
         // In file order: the reader finds an unclosed variation at its end, and places it at
         // its '('.
         std::stable_sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {

@@ -172,10 +172,44 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     return std::nullopt;
 }
 
+// The problems of `raw`'s variations (pdn check): each closed variation is played from the
+// position before the move it replaces, in the line it stands in, and its first move that is not
+// exactly one legal move there is a problem ("in a variation: ..."). `main` holds the main line as
+// replay() played it: a variation of a move it did not reach, or of a variation that stopped
+// before that move, is not checked (the problem before it is reported already).
+template <class R>
+std::vector<Problem> check_variations(const RawGame& raw, const Game<R>& main) {
+    std::vector<Problem> problems;
+    // The positions before each move of each line, as far as the line was played.
+    std::vector<Position<R>> main_line{main.start};
+    for (const auto& pm : main.moves) main_line.push_back(main_line.back().play(pm.move));
+    std::vector<std::vector<Position<R>>> lines(raw.variations.size());
+    for (std::size_t i = 0; i < raw.variations.size(); ++i) {
+        const Variation& v = raw.variations[i];
+        const auto& parent = v.parent < 0 ? main_line : lines[std::size_t(v.parent)];
+        // The move replaced must have been played in its line (its position and the one after);
+        // an unclosed variation is reported as such, its words uncertain.
+        if (v.replaces + 1 >= parent.size() || !v.closed) continue;
+        auto& line = lines[i];
+        line.push_back(parent[v.replaces]);
+        for (const MoveText& m : v.moves) {
+            try {
+                line.push_back(line.back().play(parse_move<R>(line.back(), m.text).move));
+            } catch (const ParseError& e) {
+                problems.push_back(Problem{m.at, move_problem_kind(e.what()), shown(m.text),
+                                           printable(fmt::format("in a variation: {}", e.what()))});
+                break;
+            }
+        }
+    }
+    return problems;
+}
+
 // Replayed in each variant's instance file, at -O3: a PDN database of a million games is read
 // at the speed of its moves (docs/pdn.md), not of a front end's unoptimised copy.
 #define DAMBIT_PDN_TEMPLATES(R)                                                          \
-    DAMBIT_EXTERN template std::optional<Problem> replay<R>(const RawGame&, Game<R>&, long);
+    DAMBIT_EXTERN template std::optional<Problem> replay<R>(const RawGame&, Game<R>&, long);  \
+    DAMBIT_EXTERN template std::vector<Problem> check_variations<R>(const RawGame&, const Game<R>&);
 #ifndef DAMBIT_INSTANTIATE_PDN
 DAMBIT_FOR_EACH_RULES(DAMBIT_PDN_TEMPLATES)
 #endif

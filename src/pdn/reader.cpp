@@ -362,7 +362,22 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
         problem(g, at, ProblemKind::kSyntax, text, fmt::format("unexpected '{}'", text));
         return;
     }
-    if (!open_.empty()) return;             // a move of a variation: read, not replayed
+    if (!open_.empty()) {  // a move of a variation: kept for pdn check, not replayed
+        const int v = open_variation_.back();
+        if (v < 0) return;
+        if (variation_moves_ >= kMaxVariationMoves) {
+            if (!too_many_variation_moves_)
+                problem(g, at, ProblemKind::kTooLong, std::string(w),
+                        fmt::format("more than {} moves in one game's variations; the rest are "
+                                    "not checked",
+                                    kMaxVariationMoves));
+            too_many_variation_moves_ = true;
+            return;
+        }
+        ++variation_moves_;
+        g.variations[std::size_t(v)].moves.push_back({std::string(w), at, {}, {}});
+        return;
+    }
     if (g.moves.size() >= kMaxGameMoves) {  // said once; the moves after it are dropped
         if (!too_many_moves_)
             problem(g, at, ProblemKind::kTooLong, std::string(w),
@@ -379,6 +394,7 @@ bool Reader::next(RawGame& g) {
     g.at = {};
     g.tags.clear();
     g.moves.clear();
+    g.variations.clear();
     g.comment.clear();
     g.result.clear();
     g.result_at = {};
@@ -388,6 +404,9 @@ bool Reader::next(RawGame& g) {
     started_ = in_moves_ = ended_ = too_many_moves_ = too_many_tags_ = comments_cut_ = false;
     comment_chars_ = 0;
     open_.clear();
+    open_variation_.clear();
+    variation_moves_ = 0;
+    too_many_variation_moves_ = false;
     // A UTF-8 byte order mark at the start of the stream.
     if (consumed_ == 0 && peek(0) == 0xEF && peek(1) == 0xBB && peek(2) == 0xBF) {
         pos_ += 3;
@@ -428,6 +447,7 @@ bool Reader::next(RawGame& g) {
             if (!open_.empty()) {
                 problem(g, open_.front(), ProblemKind::kSyntax, "(", "unclosed variation");
                 open_.clear();
+                open_variation_.clear();
             }
             if (in_moves_) break;  // the tags of the next game: this one had no result
             // A tag the game has already, before any move, in a game that has its result: the
@@ -447,16 +467,32 @@ bool Reader::next(RawGame& g) {
             const bool strength = k > 1 && peek(k) == ')';
             std::string text;
             for (std::size_t i = 0; i < (strength ? k + 1 : 1); ++i) text += char(get());
-            if (strength)
+            if (strength) {
                 annotate(g, std::string_view(text).substr(1, k - 1), false, at);
-            else
+            } else {
+                // An alternative to the last move of the line it stands in.
+                const int parent = open_variation_.empty() ? -1 : open_variation_.back();
+                const std::size_t moves =
+                    parent < 0 ? g.moves.size() : g.variations[std::size_t(parent)].moves.size();
+                const bool kept = (parent >= 0 || !too_many_moves_) && moves > 0 &&
+                                  (open_variation_.empty() || parent >= 0);
+                if (moves == 0 && (open_variation_.empty() || parent >= 0))
+                    problem(g, at, ProblemKind::kSyntax, "(",
+                            "variation before any move (it stands for the move before it)");
+                if (kept) g.variations.push_back({parent, moves - 1, at, {}});
                 open_.push_back(at);
+                open_variation_.push_back(kept ? int(g.variations.size()) - 1 : -1);
+            }
         } else if (c == ')') {
             get();
-            if (open_.empty())
+            if (open_.empty()) {
                 problem(g, at, ProblemKind::kSyntax, ")", "unmatched ')'");
-            else
+            } else {
+                if (open_variation_.back() >= 0)
+                    g.variations[std::size_t(open_variation_.back())].closed = true;
                 open_.pop_back();
+                open_variation_.pop_back();
+            }
         } else if (c == '$') {  // a NAG: $ and a number
             std::string nag(1, char(get()));
             if (!is_digit(peek())) problem(g, at, ProblemKind::kSyntax, "$", "unexpected '$'");

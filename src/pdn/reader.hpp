@@ -83,12 +83,24 @@ std::optional<Outcome> outcome_of(std::string_view result);
 // A result as dambit writes it: "½-½" becomes "1/2-1/2", the others stay as they are.
 std::string canonical_result(std::string_view result);
 
+// A variation (RAV): moves in parentheses that stand for the move before the '(' and what
+// follows it, in the main line or in another variation.
+struct Variation {
+    int parent = -1;            // the line it is in: -1 the main line, else a variation's index
+    std::size_t replaces = 0;   // the index of the move of that line it is played instead of
+    Location at;                // its '('
+    std::vector<MoveText> moves;  // the texts and places only (no comments or annotations)
+    bool closed = false;          // its ')' was read (an unclosed one is a problem of its own)
+};
+
 // A game as read, before any rule is applied.
 struct RawGame {
     int number = 0;               // 1 for the first game of the stream
     Location at;                  // where its first tag or movetext token stands
     std::vector<Tag> tags;        // in file order
-    std::vector<MoveText> moves;  // the main line (variations are read and left out)
+    std::vector<MoveText> moves;  // the main line
+    // Its variations, each after the one it is in (at most kMaxVariationMoves moves in all).
+    std::vector<Variation> variations;
     // The comments after its tags and before its first move: the text between the braces, each
     // run of blanks and line breaks one space, several comments joined by a space (at most
     // kMaxComments characters of comments a game are kept; the rest are read and left out, as
@@ -120,6 +132,7 @@ std::string shown(std::string_view s);
 inline constexpr std::size_t kMaxToken = 256;           // characters in one word of movetext
 inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag value
 inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
+inline constexpr std::size_t kMaxVariationMoves = 16384;  // moves of one game's variations
 inline constexpr std::size_t kMaxTags = 256;            // tags of one game
 inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
 // Characters of comments kept per game, the moves' strengths and NAGs among them; beyond it, the
@@ -181,6 +194,11 @@ private:
     std::size_t comment_chars_ = 0;  // characters of its comments kept
     bool comments_cut_ = false;      // its comments went past kMaxComments (reported once)
     std::vector<Location> open_;   // the '(' of each open variation
+    // For each open variation, its index in RawGame::variations (-1: not kept: it stands before
+    // any move, in a variation not kept, or past kMaxVariationMoves).
+    std::vector<int> open_variation_;
+    std::size_t variation_moves_ = 0;  // moves kept in the game's variations
+    bool too_many_variation_moves_ = false;  // reported once
 };
 
 }  // namespace dambit::pdn
