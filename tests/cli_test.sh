@@ -554,16 +554,17 @@ if [ "$("$dambit" search --fen 'W:Wa7,Kc1,Ke1:BKh8:H30' --depth 4)" = 'bestmove 
   pass=$((pass + 1)); else echo "FAIL search-game-drawn"; fail=$((fail + 1)); fi
 # The FEN that show and pdn fen print carries the H field, the plies since the last capture or
 # man move, so that a position pasted elsewhere keeps the move-count rules' count. Eight king
-# moves from W:WK22,K25,K29:BK21 (b2-c1 ... h2-d6): H8, White to move; after seven, H7. Black's
+# moves from W:WK22,K25,K29:BK21 (b2-c1 ... h2-d6): H8, White to move (its fifth move, F5);
+# after seven, H7 (Black's fourth, F4). Black's
 # king on 21 (a3) is on 10 (d6) after them, on 28 (h2) after seven. International: H48, then 1-7 makes 49, and 50-44 the
 # 50th ply, which draws by the 25-move rule (RULES.md section 5).
 printf '[GameType "25"]\n[FEN "W:WK22,K25,K29:BK21"]\n[Result "*"]\n1. b2-c1 a3-c5 2. c1-b2 c5-d6 3. b2-a3 d6-h2 4. a3-b2 h2-d6 *\n' > /tmp/dambit_cli_h.$$.pdn
-check pdn-fen-halfmove 0 '^W:WK22,K25,K29:BK10:H8$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 8
-check pdn-fen-halfmove-7 0 '^B:WK22,K25,K29:BK28:H7$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 7
+check pdn-fen-halfmove 0 '^W:WK22,K25,K29:BK10:H8:F5$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 8
+check pdn-fen-halfmove-7 0 '^B:WK22,K25,K29:BK28:H7:F4$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1 --ply 7
 check pdn-fen-halfmove-0 0 '^W:WK22,K25,K29:BK21$' '^$' -- pdn fen /tmp/dambit_cli_h.$$.pdn --game 1
 # The FEN tag's own H goes on: H20, then two king moves, H22, as show counts it.
 printf '[GameType "25"]\n[FEN "W:WK22,K25,K29:BK21:H20"]\n1. b2-c1 a3-c5 *\n' > /tmp/dambit_cli_h20.$$.pdn
-check pdn-fen-halfmove-tag 0 '^W:WK22,K29,K30:BK14:H22$' '^$' -- pdn fen /tmp/dambit_cli_h20.$$.pdn --game 1 --ply 2
+check pdn-fen-halfmove-tag 0 '^W:WK22,K29,K30:BK14:H22:F2$' '^$' -- pdn fen /tmp/dambit_cli_h20.$$.pdn --game 1 --ply 2
 check pdn-fen-halfmove-tag-0 0 '^W:WK22,K25,K29:BK21:H20$' '^$' -- pdn fen /tmp/dambit_cli_h20.$$.pdn --game 1
 check show-fen-halfmove-tag 0 '^White to move: W:WK22,K29,K30:BK14:H22$' '^$' -- \
   show --fen 'W:WK22,K25,K29:BK21:H20' --moves 'b2-c1 a3-c5'

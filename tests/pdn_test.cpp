@@ -993,11 +993,11 @@ TEST_CASE("PDN check: results against the game's end, and files cut or left open
 
 TEST_CASE("PDN fen: the position of a game after some plies", "[pdn]") {
     std::ifstream in(data_path("grammar.pdn"), std::ios::binary);
-    // Game 1 after 4 plies: c3-d4 f6-g5 b2-c3 g7-f6.
+    // Game 1 after 4 plies: c3-d4 f6-g5 b2-c3 g7-f6, White's third move next (F3).
     auto r = position_after(in, std::nullopt, 1, 4);
     CHECK(r.found);
     CHECK(r.plies == 4);
-    CHECK(r.fen == "W:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,16");
+    CHECK(r.fen == "W:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,16:F3");
     CHECK(!r.problem);
     in.clear();
     in.seekg(0);

@@ -94,11 +94,12 @@ if [ "$many" = 'files 1, games 20000, moves 40000, errors 0, failed games 0' ]
 then pass=$((pass + 1)); else echo "FAIL many: $many"; fail=$((fail + 1)); fi
 
 # fen: the position after K plies (worked out in tests/pdn_test.cpp).
-expect fen-end 0 'W:W34,35,38,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,13,14,16,24' '' -- \
+# A position past move 1 has its move number (F): 24 plies from White's first, move 13.
+expect fen-end 0 'W:W34,35,38,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,13,14,16,24:F13' '' -- \
   pdn fen international-game.pdn --game 1 --ply 24
 expect fen-start 0 'W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20' '' -- \
   pdn fen international-game.pdn --game 1
-expect fen-russian 0 'B:W17,20,21,23,28,29,30,31:B1,2,3,4,5,6' '' -- \
+expect fen-russian 0 'B:W17,20,21,23,28,29,30,31:B1,2,3,4,5,6:F9' '' -- \
   pdn fen russian-game.pdn --game 1 --ply 17
 expect fen-game-range 2 '' "dambit pdn: no game 2 in 'international-game.pdn' (it has 1 game)" -- \
   pdn fen international-game.pdn --game 2

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "pdn/game.hpp"
+#include "pdn/writer.hpp"
 #include "search/draw.hpp"
 
 namespace dambit::pdn {
@@ -41,7 +42,14 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
                 counters = counters.after(at, pm.move);
                 at = at.play(pm.move);
             }
-            r.fen = to_fen<R>(at, counters.kings_only);
+            // With the F field, the move number, when past the first: the FEN tag's own F (or
+            // 1) counted on by the moves (a number is a move of each side, from the first mover).
+            const int first = first_move_number(raw.tags);
+            const int plies = int(game.moves.size());
+            const int number =
+                first + (game.start.side == R::kFirstMover ? plies / 2 : (plies + 1) / 2);
+            r.fen = to_fen<R>(at, counters.kings_only) +
+                    (number > 1 ? ":F" + std::to_string(number) : std::string());
         }
         return 0;
     });
