@@ -217,6 +217,15 @@ if "$dambit" pdn analyse "$work/rep.pdn" --depth 4 --pdn "$work/rep.out.pdn" >"$
    grep -q '^white: 4 moves,' "$work/rep.txt" &&
    tr '\n' ' ' <"$work/rep.out.pdn" | grep -q '5\. a1-b2 {drawn before this move: repetition} 1/2-1/2'
 then pass=$((pass + 1)); else echo "FAIL analyse-repetition: $(cat "$work/rep.txt" "$work/rep.out.pdn")"; fail=$((fail + 1)); fi
+# A game numbered in its movetext (23.) from a FEN tag without F: its moves keep their numbers in
+# the table, the PDN written and pdn fen (three plies from White's 23rd: Black's 24th, F24; they
+# began at 1).
+printf '[GameType "25"]\n[FEN "W:W21-32:B1-12"]\n[Result "*"]\n23. c3-d4 f6-g5 24. b2-c3 *\n' >"$work/n23.pdn"
+if "$dambit" pdn analyse "$work/n23.pdn" --depth 2 --pdn "$work/n23.out.pdn" >"$work/n23.txt" &&
+   grep -q '^23\. *c3-d4' "$work/n23.txt" && grep -q '^24\. *b2-c3' "$work/n23.txt" &&
+   grep -q '^23\. c3-d4 {' "$work/n23.out.pdn" &&
+   [ "$("$dambit" pdn fen "$work/n23.pdn" --game 1 --ply 3)" = 'B:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,16:F24' ]
+then pass=$((pass + 1)); else echo "FAIL movetext-number: $(cat "$work/n23.txt" "$work/n23.out.pdn")"; fail=$((fail + 1)); fi
 expect analyse-illegal 1 '' "dambit pdn: errors.pdn:3:10: game 1: illegal move '22-17': no piece on 22 (game not analysed)" -- \
   pdn analyse errors.pdn --game 1 --depth 2
 # A bad tag and a stray token are problems for check, not for the replay: the game is analysed

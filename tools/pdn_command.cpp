@@ -388,7 +388,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                    "best", "value", "loss", "drop");
     }
     std::vector<std::string> marks, comments;
-    const int first_number = pdn::first_move_number(game.tags);
+    const int first_number = game.first_number;
     for (const auto& p : a.plies) {
         const std::string number_str = number_text<R>(game.start.side, p.ply, first_number);
         const char* mark = play::mark_text(p.mark);

@@ -6,7 +6,6 @@
 #include <algorithm>
 
 #include "pdn/game.hpp"
-#include "pdn/writer.hpp"
 #include "search/draw.hpp"
 
 namespace dambit::pdn {
@@ -42,9 +41,9 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
                 counters = counters.after(at, pm.move);
                 at = at.play(pm.move);
             }
-            // With the F field, the move number, when past the first: the FEN tag's own F (or
-            // 1) counted on by the moves (a number is a move of each side, from the first mover).
-            const int first = first_move_number(raw.tags);
+            // With the F field, the move number, when past the first: the game's first (its FEN
+            // tag's F, or the movetext's number) counted on by the moves (a number is a move of each side, from the first mover).
+            const int first = game.first_number;
             const int plies = int(game.moves.size());
             const int number =
                 first + (game.start.side == R::kFirstMover ? plies / 2 : (plies + 1) / 2);

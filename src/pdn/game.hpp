@@ -39,6 +39,9 @@ struct Game {
     std::string comment;                // before the first move (RawGame::comment)
     std::vector<std::string> comments;  // after each move: empty, or as many as `moves`
     std::vector<Annotation> annotations;  // each move's own strength and NAGs: empty, or as many
+    // The number of its first move: the FEN tag's F, else the number the movetext gives it
+    // ("23." before it), else 1.
+    int first_number = 1;
 
     // The position after the first `plies` moves.
     Position<R> position(std::size_t plies) const {
@@ -115,6 +118,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     out.comments.clear();
     out.annotations.clear();
     out.start = Position<R>::start();
+    out.first_number = raw.first_number > 0 ? raw.first_number : 1;
     const Tag* result_tag = raw.tag("Result");
     out.result = !raw.result.empty()                           ? raw.result
                  : result_tag && outcome_of(result_tag->value) ? canonical_result(result_tag->value)
@@ -125,6 +129,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
                 notation_detail::trim(fen->value) == "?"))
         fen = nullptr;
     if (fen) {
+        if (notation_detail::fen_counter(fen->value, 'F')) out.first_number = fen_move_number(fen->value);
         try {
             out.start = parse_fen<R>(fen->value);
         } catch (const ParseError& e) {

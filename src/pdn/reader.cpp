@@ -342,6 +342,9 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
     std::size_t digits = 0;
     while (digits < w.size() && is_digit(w[digits])) ++digits;
     if (digits > 0 && digits < w.size() && w[digits] == '.') {
+        // The number of the game's first move, where the FEN tag gives none.
+        if (open_.empty() && g.moves.empty() && g.first_number == 0 && digits <= 6)
+            g.first_number = std::stoi(std::string(w.substr(0, digits)));
         std::size_t n = digits;
         while (n < w.size() && w[n] == '.') ++n;
         w.remove_prefix(n);
@@ -396,6 +399,7 @@ bool Reader::next(RawGame& g) {
     g.moves.clear();
     g.variations.clear();
     g.comment.clear();
+    g.first_number = 0;
     g.result.clear();
     g.result_at = {};
     g.problems.clear();

@@ -106,6 +106,8 @@ struct RawGame {
     // kMaxComments characters of comments a game are kept; the rest are read and left out, as
     // are the comments inside variations and after the result).
     std::string comment;
+    // The number written before its first main-line move ("23." or "23..."), 0 when none.
+    int first_number = 0;
     std::string result;           // the result token that ended the moves; empty if none
     Location result_at;
     std::vector<Problem> problems;  // syntax errors, in file order (at most kMaxProblems)

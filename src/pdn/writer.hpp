@@ -38,13 +38,6 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
                      std::string_view result, std::string_view comment,
                      const MoveComments& comments, int first_number = 1);
 
-// The number of a game's first move: its FEN tag's (the first FEN tag, as replay reads it), or 1.
-inline int first_move_number(const std::vector<Tag>& tags) {
-    for (const Tag& t : tags)
-        if (t.name == "FEN") return fen_move_number(t.value);
-    return 1;
-}
-
 // The text of `pm`, a legal move of `p`: a quiet move from-to; a capture from, the variant's
 // capture separator and to when that text names `pm` alone and its ends differ; otherwise every
 // landing square (a capture that ends where it began, `c3:c3`, says nothing to a reader).
@@ -87,7 +80,7 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         if (!has_setup) s += tag_line("SetUp", "1");
         s += tag_line("FEN", to_fen<R>(g.start));
     }
-    const int number = first_move_number(g.tags);
+    const int number = g.first_number;
     std::vector<std::string> moves;
     MoveComments notes{g.comment, {}};
     Position<R> p = g.start;
