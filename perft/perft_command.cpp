@@ -314,9 +314,9 @@ int plain_perft(const Position<R>& p, int max_depth, bool divide, bool json, Set
         }
         const double el = seconds_since(t0);
         if (checkpoint) {
+            // The depth's subtrees stay in the file until the next depth begins: a --divide of
+            // this depth later sums them by root move rather than counting the depth again.
             checkpoint->depths[d] = n;
-            checkpoint->split_depth = 0;
-            checkpoint->done.clear();
             checkpoint->save();
         }
         if (s.progress) cli::eprint("{:>60}\r", "");

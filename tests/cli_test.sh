@@ -385,6 +385,13 @@ check checkpoint-write 0 '^    8           929899' '^$' -- perft --depth 8 --che
 check checkpoint-resume 0 '^    8           929899 +- +-  \(from the checkpoint\)' '^$' -- perft --depth 9 --checkpoint "$ck"
 check checkpoint-depth9 0 '^    9          4570586 ' '^$' -- perft --depth 9 --checkpoint "$ck"
 check checkpoint-other-run 2 '^$' 'belongs to another run' -- perft --depth 9 --duplicates keep --checkpoint "$ck"
+# --divide of the last finished depth sums its subtrees kept in the file (it counted the depth
+# again): the row says so, and the root moves' counts are a fresh --divide's.
+ck_divide=$("$dambit" perft --depth 9 --divide --checkpoint "$ck")
+if grep -Eq '^    9          4570586 +[0-9.]+ +-  \([0-9]+ subtrees from the checkpoint\)$' <<<"$ck_divide" &&
+   [ "$(grep '^  [a-h]' <<<"$ck_divide")" = "$("$dambit" perft --depth 9 --divide | grep '^  [a-h]')" ] &&
+   [ "$(grep -c '^  [a-h]' <<<"$ck_divide")" -eq 7 ]; then
+  pass=$((pass + 1)); else echo "FAIL checkpoint-divide: $ck_divide"; fail=$((fail + 1)); fi
 echo garbage >"$ck"
 check checkpoint-damaged 2 '^$' "not a dambit perft checkpoint" -- perft --depth 3 --checkpoint "$ck"
 printf 'dambit-perft-checkpoint 1\ndepth 1 7\n' >"$ck"

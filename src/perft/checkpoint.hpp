@@ -5,8 +5,10 @@
 //   dambit-perft-checkpoint 2
 //   run <variant> <keep|drop> <FEN>     the run the file belongs to
 //   depth <D> <nodes>                   a finished depth
-//   split <D> <subtrees> <key, hex>     the depth under way and its cut (perft_split)
-//   subtree <k> <nodes>                 a finished subtree of that depth
+//   split <D> <subtrees> <key, hex>     the depth under way, or the last one finished, and its
+//                                       cut (perft_split)
+//   subtree <k> <nodes>                 a finished subtree of that depth (kept once it is
+//                                       finished, for a --divide of it)
 //   xxh64 <16 hex digits>               XXH64 (seed 0) of every byte before this line
 // Numbers are plain decimal digits (no sign, no spaces); anything else, a record out of place or
 // a checksum that does not match (an edited or torn file) makes the whole file refused. Format 1
@@ -34,7 +36,7 @@ public:
 struct PerftCheckpoint {
     std::string run;                     // "<variant> <keep|drop> <FEN>"
     std::map<int, std::uint64_t> depths;  // finished depths and their counts
-    int split_depth = 0;                  // the depth under way (0: none)
+    int split_depth = 0;                  // the depth under way or last finished (0: none)
     std::size_t subtrees = 0;             // its number of subtrees
     std::uint64_t split_key = 0;          // the key of its cut
     std::map<std::size_t, std::uint64_t> done;  // its finished subtrees and their counts
