@@ -460,6 +460,19 @@ err=$(timeout 120 "$dambit" match --b "hub:'$dambit' hub" --depth 5 --openings 3
 if [ "$err" = 1 ] && grep -Eq '^dambit match: the standard output could not be written \(Broken pipe\); stopped after ([0-9]|1[0-9]) of 30 openings$' "$tmp/pipe.err"; then ok; else
   bad closed-output "status $err: $(cat "$tmp/pipe.err")"; fi
 
+# A full disk stops the match with the reason and how to go on (where a small tmpfs can be mounted:
+# root, outside a container that forbids it).
+full="$tmp/full"
+mkdir -p "$full"
+if mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
+  run full --depth 3 --openings 40 --pgn "$full/m.pdn"
+  umount "$full"
+  if [ "$status" -eq 1 ] && grep -q "^dambit match: error: cannot write '$full/m.pdn.tmp': No space left on device; the games saved before are in $full/m.pdn.tmp, and the same command resumes the match\$" "$tmp/full.err"; then ok; else
+    bad full-disk "status $status: $(cat "$tmp/full.err")"; fi
+else
+  echo "match: (full disk) skipped: no tmpfs can be mounted here"
+fi
+
 # The PDN of a ballot's games: "1-I cd4 ba5 dc5" is three plies from the start, so Black's first
 # move in the game is 2... and the FEN tag says F2; the ballot's name is its Opening tag.
 run ballots3 --depth 2 --ballots russian-3move --openings 1 --max-plies 6 --pgn "$tmp/b3.pdn"

@@ -1028,6 +1028,16 @@ int run(const cli::Args& args) {
     stop = true;
     abandon = true;  // the pairs under way count for nothing now
     for (auto& w : workers) w.join();
+    if (failure && journal) {
+        // A full disk, say: the pairs saved before it stay, and a resume plays on from them.
+        try {
+            std::rethrow_exception(failure);
+        } catch (const std::runtime_error& e) {
+            throw std::runtime_error(fmt::format(
+                "{}; the games saved before are in {}, and the same command resumes the match",
+                e.what(), journal->tmp_path()));
+        }
+    }
     if (failure) std::rethrow_exception(failure);
     // Interrupted, the games so far stay in FILE.tmp with the journal, as a killed match leaves
     // them. Otherwise FILE.tmp holds the pairs counted (a resume given fewer openings counts
