@@ -119,8 +119,10 @@ check near-option-other 2 '^$' "^dambit match: unknown option '--pdn' \(did you 
 check near-subcommand 2 '^$' "^dambit: unknown subcommand 'serch' \(did you mean 'search'\? try dambit --help\)\$" -- serch
 check near-none 2 '^$' "^dambit perft: unknown option '--x'\$" -- perft --x 3
 # egtb's --dir and --cache under the names the other commands give them.
-check egtb-alias 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --dir\$" -- egtb info --egtb /nonexistent-egtb
-check egtb-alias-cache 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --dir\$" -- egtb probe --egtb-cache=8 --fen W:WKa1:BKh2 --egtb=/nonexistent-egtb
+# (The messages name the option as typed.)
+check egtb-alias 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --egtb\$" -- egtb info --egtb /nonexistent-egtb
+check egtb-alias-cache 2 '^$' "^dambit egtb: bad value '0' for --egtb-cache " -- egtb probe --egtb-cache=0 --fen W:WKa1:BKh2 --egtb="$(dirname "$0")"
+check egtb-alias-both 2 '^$' "^dambit egtb: give one of --dir and --egtb \(the same option\)\$" -- egtb info --egtb x --dir y
 check help 0 'usage: dambit perft' '^$' -- perft --help
 check verify 0 'rows verified, 0 mismatches' '^$' -- perft --verify --max-seconds 2
 # A row skipped with time left says how long it would take and how much of the budget is left:
@@ -952,10 +954,13 @@ if [ -w /dev/full ]; then
 fi
 # Standard input ("-") that cannot be read is an error, not an empty file (pdn check counted 0
 # games and exited 0).
-err=$(timeout 10 "$dambit" pdn check - 2>&1 <&-)
-status=$?
-if [ "$status" -eq 2 ] && [ "$err" = 'dambit pdn: the standard input is closed' ]; then
-  pass=$((pass + 1)); else echo "FAIL pdn-stdin-closed: status $status, '$err'"; fail=$((fail + 1)); fi
+for files in "-" "$(dirname "$0")/pdn/russian-game.pdn -"; do
+  # (After a file, too: the file opened first would take the closed descriptor 0.)
+  err=$(timeout 10 "$dambit" pdn check $files 2>&1 <&-)
+  status=$?
+  if [ "$status" -eq 2 ] && [ "$err" = 'dambit pdn: the standard input is closed' ]; then
+    pass=$((pass + 1)); else echo "FAIL pdn-stdin-closed $files: status $status, '$err'"; fail=$((fail + 1)); fi
+done
 for cmd in "pdn check -" "solve --file -"; do
   err=$(timeout 10 "$dambit" $cmd 2>&1 <"$(dirname "$0")")
   status=$?

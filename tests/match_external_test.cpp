@@ -294,6 +294,12 @@ TEST_CASE("the compiled-in three-move ballots", "[match]") {
     const auto f9 = parse_openings<Russian>("x c3-d4\tW:W21-32:B1-12:F9\n", "t");
     REQUIRE(f9.size() == 1);
     CHECK(f9[0].first_number == 9);
+    // An explicit F1 wins too: the name's three moves lead to this position (move 2), but the
+    // FEN says 1.
+    const auto f1 = parse_openings<Russian>(
+        "1-I cd4 ba5 dc5\tB:W14,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13:F1\n", "t");
+    REQUIRE(f1.size() == 1);
+    CHECK(f1[0].first_number == 1);
     CHECK(ballots_fit("russian-3move", "russian"));
     CHECK(ballots_fit("russian-3move", "brazilian"));
     CHECK(!ballots_fit("russian-3move", "czech"));

@@ -35,8 +35,8 @@ std::string data_path(const std::string& name) {
     return path += name;
 }
 
-std::vector<RawGame> read_stream(std::istream& in) {
-    Reader reader(in);
+std::vector<RawGame> read_stream(std::istream& in, bool keep_variations = true) {
+    Reader reader(in, keep_variations);
     std::vector<RawGame> games;
     RawGame g;
     while (reader.next(g)) games.push_back(g);
@@ -929,6 +929,19 @@ TEST_CASE("PDN check: the moves of variations are legal where they stand", "[pdn
     CHECK(check_text(head + "(1. c3-d4) 1. c3-d4 *\n") ==
           std::vector<std::string>{"3:1: game 1: syntax: variation before any move (it stands for "
                                    "the move before it)"});
+    // At most 16 (kMaxProblems) of a game's variations' problems are listed, as the reader keeps
+    // its own; the other 4 of these 20 are one line (a1-a2 is no diagonal move).
+    std::string many = head + "1. c3-d4";
+    for (int i = 0; i < 20; ++i) many += " (1. a1-a2)";
+    const auto lines = check_text(many + " *\n");
+    REQUIRE(lines.size() == 17);
+    CHECK(lines.back().ends_with("syntax: 4 more errors in this game's variations"));
+    // The other commands' reader keeps no variation.
+    std::istringstream in(head + "1. c3-d4 (1. a3-b4) *\n");
+    CHECK(read_stream(in, false).at(0).variations.empty());
+    in.clear();
+    in.seekg(0);
+    CHECK(read_stream(in).at(0).variations.size() == 1);
 }
 
 TEST_CASE("PDN check: results against the game's end, and files cut or left open", "[pdn]") {

@@ -186,6 +186,13 @@ std::uint64_t memory_option(const cli::Args& args) {
     return std::uint64_t(args.get_int("memory", fallback, 16, std::int64_t(1) << 30)) << 20;
 }
 
+// The option that named the table directory: --dir, or --egtb as the other commands name it.
+std::string dir_option(const cli::Args& args) {
+    if (args.has("dir") && args.has("egtb"))
+        throw cli::UsageError("give one of --dir and --egtb (the same option)");
+    return args.has("egtb") ? "egtb" : "dir";
+}
+
 int build(const cli::Args& args) {
     const Variant v = args.variant();
     if (!args.has("pieces")) throw cli::UsageError("missing --pieces N");
@@ -201,7 +208,7 @@ int build(const cli::Args& args) {
         throw cli::UsageError(fmt::format(
             "bad value '{}' for --dtw (want an integer from 0 to {}: at most --pieces)",
             *args.get("dtw"), o.max_pieces));
-    o.dir = args.get_or("dir", "egtb");
+    o.dir = args.get_or(dir_option(args), "egtb");
     o.threads = int(args.get_int("threads", default_threads(), 1, 256));
     o.memory_bytes = memory_option(args);
     if (const auto only = args.get("slice")) {
@@ -319,11 +326,12 @@ int build(const cli::Args& args) {
 
 // --dir: the table directory, which must exist (a usage error otherwise, status 2).
 std::string table_dir(const cli::Args& args) {
-    const std::string dir = args.get_or("dir", "egtb");
+    const std::string option = dir_option(args);
+    const std::string dir = args.get_or(option, "egtb");
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw cli::UsageError("no table directory '" + dir + "'" +
-                              (args.has("dir") ? " for --dir" : " (the default of --dir)"));
+                              (args.has(option) ? " for --" + option : " (the default of --dir)"));
     cli::table_files(dir);  // readable
     return dir;
 }
@@ -336,7 +344,8 @@ std::string plies_text(const egtb::Value& v) {
 int probe(const cli::Args& args) {
     if (!args.has("fen")) throw cli::UsageError("missing --fen FEN");
     const std::string dir = table_dir(args);
-    const auto cache = std::size_t(args.get_megabytes("cache", 64));
+    const auto cache =
+        std::size_t(args.get_megabytes(args.has("egtb-cache") ? "egtb-cache" : "cache", 64));
     const bool json = args.has("json");
     return with_variant(args.variant(), [&]<class R>(std::type_identity<R>) {
         const Position<R> p = parse_fen<R>(*args.get("fen"));
@@ -668,26 +677,21 @@ int egtb_command(int argc, char** argv) {
     if (const auto status = cli::help_instead_of_action(argc, argv, kHelp)) return *status;
     const std::string action = argv[0];
     std::set<std::string> valued, flags = {"help"};
+    // --egtb DIR and --egtb-cache MB too, as the other commands name them.
     if (action == "build")
-        valued = {"variant", "pieces", "dir", "threads", "memory", "dtw", "checkpoint-seconds",
-                  "slice"};
+        valued = {"variant", "pieces", "dir", "egtb", "threads", "memory", "dtw",
+                  "checkpoint-seconds", "slice"};
     else if (action == "probe")
-        valued = {"variant", "fen", "dir", "cache"}, flags.insert("json");
+        valued = {"variant", "fen", "dir", "egtb", "cache", "egtb-cache"}, flags.insert("json");
     else if (action == "verify")
-        valued = {"dir", "threads", "memory"}, flags.insert("full");
+        valued = {"dir", "egtb", "threads", "memory"}, flags.insert("full");
     else if (action == "info")
-        valued = {"dir"}, flags.insert("json");
+        valued = {"dir", "egtb"}, flags.insert("json");
     else
         throw cli::UsageError("unknown action '" + action + "' (want build, probe, verify or info)");
-    // The other commands' names of the same options: `--egtb DIR`, `--egtb-cache MB`.
-    std::vector<std::string> words(argv + 1, argv + argc);
-    for (std::string& w : words)
-        for (const auto& [theirs, ours] : {std::pair{"--egtb-cache", "--cache"}, {"--egtb", "--dir"}})
-            if (w == theirs || w.starts_with(std::string(theirs) + "="))
-                w = ours + w.substr(std::string_view(theirs).size());
-    std::vector<char*> word_ptrs;
-    for (std::string& w : words) word_ptrs.push_back(w.data());
-    const cli::Args args(int(word_ptrs.size()), word_ptrs.data(), valued, flags);
+    const cli::Args args(argc - 1, argv + 1, valued, flags);
+    if (args.has("cache") && args.has("egtb-cache"))
+        throw cli::UsageError("give one of --cache and --egtb-cache (the same option)");
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;

@@ -190,6 +190,9 @@ int check(int argc, char** argv) {
     if (c.files.empty()) throw cli::UsageError("check: no FILE given");
     const auto forced = forced_variant(args);
     const bool json = args.has("json");
+    // Standard input is checked before any file is opened: with it closed, the first file
+    // opened would take its descriptor and pass for it.
+    if (std::find(c.files.begin(), c.files.end(), "-") != c.files.end()) cli::check_stdin_readable();
     std::vector<std::unique_ptr<Input>> inputs;
     for (const auto& f : c.files) inputs.push_back(std::make_unique<Input>(f));
 
@@ -364,17 +367,14 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                    stderr);
         if (done == total) std::fputs("\r\033[K", stderr);
     };
-    // The draw rules' counters at the start: the FEN tag's H field (as `pdn fen` counts on).
-    const pdn::Tag* fen = nullptr;
-    for (const auto& t : game.tags)
-        if (t.name == "FEN") fen = &t;
-    const search::DrawCounters counters = fen ? search::fen_counters(fen->value) : search::DrawCounters{};
+    // The draw rules' counters at the start: the H field of the FEN tag replay read (the first),
+    // as `pdn fen` counts on from it.
+    const auto fen = std::find_if(game.tags.begin(), game.tags.end(),
+                                  [](const pdn::Tag& t) { return t.name == "FEN"; });
+    const search::DrawCounters counters =
+        fen != game.tags.end() ? search::fen_counters(fen->value) : search::DrawCounters{};
     const auto a = play::analyse_game<R>(engine, game.start, game.moves, counters, o.limits,
                                          o.marks, progress);
-    // The rule that drew a game before a move, as `search` names it.
-    const auto drawn_text = [](play::Ending e) {
-        return e == play::Ending::kRepetition ? "repetition" : "move-count rules";
-    };
     const auto tag = [&](const char* name) -> std::string {
         for (const auto& t : game.tags)
             if (t.name == name) return t.value;
@@ -395,7 +395,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         marks.push_back(mark);
         const bool first_drawn = p.drawn && (p.ply == 0 || !a.plies[std::size_t(p.ply) - 1].drawn);
         if (first_drawn)
-            comments.push_back(fmt::format("drawn before this move: {}", drawn_text(*p.drawn)));
+            comments.push_back(fmt::format("drawn before this move: {}", play::drawn_name(*p.drawn)));
         else if (p.forced || p.drawn)
             comments.emplace_back();
         else if (p.mark == play::Mark::kNone)
@@ -412,7 +412,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                                    .add("move", p.played)
                                    .add("forced", p.forced)
                                    .add("drawn", p.drawn ? std::optional<std::string>(
-                                                               drawn_text(*p.drawn))
+                                                               play::drawn_name(*p.drawn))
                                                          : std::nullopt)
                                    .add("value", p.played_score)
                                    .add("best", p.forced || p.drawn
@@ -429,7 +429,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         } else {
             if (p.drawn)
                 fmt::print("{:<7} {:<20} {:>8}  (drawn before it: {})\n", number_str, p.played,
-                           value_text(p.played_score), drawn_text(*p.drawn));
+                           value_text(p.played_score), play::drawn_name(*p.drawn));
             else if (p.forced)
                 fmt::print("{:<7} {:<20} {:>8}  (forced)\n", number_str, p.played,
                            value_text(p.played_score));
@@ -445,7 +445,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
                                .add("variant", std::string(R::kName))
                                .add("plies", a.plies.size())
                                .add("final_value", a.final_score)
-                               .add("drawn", a.drawn ? std::optional<std::string>(drawn_text(*a.drawn))
+                               .add("drawn", a.drawn ? std::optional<std::string>(play::drawn_name(*a.drawn))
                                                      : std::nullopt)
                                .add("white", summary_json(a.white))
                                .add("black", summary_json(a.black))

@@ -88,7 +88,7 @@ int run(const cli::Args& args) {
         if (json)
             fmt::print("{}\n", json::Object()
                                    .add("bestmove", std::optional<std::string>())
-                                   .add("drawn", repeated ? "repetition" : "move-count rules")
+                                   .add("drawn", play::drawn_name(*ending))
                                    .str());
         else
             fmt::print("bestmove none ({})\n",

@@ -84,8 +84,8 @@ struct Interrupted {
 // the epochs done, the parameters and Adam's moments, the settings text (KEY=VALUE,...: the
 // settings that change the fit, the positions as the fit sees them and the starting weights by
 // their XXH64), then an XXH64 of all that. Replaced whole (written to FILE.tmp, renamed).
-// Version 1 (before 2026-12-07) had no settings text: a resume reads it, a refusal of it cannot
-// say what changed.
+// Version 1 (before 2026-12-07) had no settings text and another digest for its run: refused as
+// an earlier dambit's.
 constexpr char kCheckpointMagic[] = "dambit-tune-checkpoint 2\n";
 constexpr char kCheckpointMagic1[] = "dambit-tune-checkpoint 1\n";
 

@@ -643,8 +643,6 @@ private:
         done = md;
         level = int(lv);
         max_level_.store(int(max_level));
-        // Its initialisation was done by the run before: not this run's rate.
-        progress_.build_kept += progress_.total;
         tell("resumed");
         return true;
     }

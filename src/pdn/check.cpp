@@ -42,7 +42,8 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
                 at = at.play(pm.move);
             }
             // With the F field, the move number, when past the first: the game's first (its FEN
-            // tag's F, or the movetext's number) counted on by the moves (a number is a move of each side, from the first mover).
+            // tag's F, or the movetext's number) counted on by the moves (a number is a move of
+            // each side, from the first mover).
             const int first = game.first_number;
             const int plies = int(game.moves.size());
             const int number =
@@ -60,7 +61,7 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
 void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& totals,
                   const std::function<void(int, const Problem&)>& report,
                   const std::function<void(std::uint64_t)>& progress) {
-    Reader reader(in);
+    Reader reader(in, true);
     RawGame raw;
     std::vector<Problem> problems;
     while (reader.next(raw)) {
@@ -71,16 +72,24 @@ void check_stream(std::istream& in, std::optional<Variant> forced, CheckTotals& 
         if (raw.more_problems > 0) problems.push_back(raw.more_problem());
         for (const auto& p : {r.problem, missing_result(raw)})
             if (p) problems.push_back(*p);
-        problems.insert(problems.end(), r.variations.begin(), r.variations.end());
+        // The variations' problems, at most kMaxProblems of them as the reader keeps its own;
+        // the rest one line that counts as them.
+        const std::size_t shown_variations = std::min(r.variations.size(), kMaxProblems);
+        const std::size_t more = r.variations.size() - shown_variations;
+        problems.insert(problems.end(), r.variations.begin(),
+                        r.variations.begin() + std::ptrdiff_t(shown_variations));
+        if (more > 0)
+            problems.push_back({r.variations[shown_variations].at, ProblemKind::kSyntax, "",
+                                fmt::format("{} more errors in this game's variations", more)});
         // In file order: the reader finds an unclosed variation at its end, and places it at
         // its '('.
         std::stable_sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
             return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
         });
         if (!problems.empty()) ++totals.failed;
-        // The line for the problems beyond the reader's limit counts as those problems.
+        // The lines for the problems beyond the limits count as those problems.
         totals.errors += problems.size() + std::size_t(raw.more_problems) -
-                         (raw.more_problems > 0 ? 1 : 0);
+                         (raw.more_problems > 0 ? 1 : 0) + (more > 0 ? more - 1 : 0);
         for (const auto& p : problems) report(raw.number, p);
         if (progress) progress(reader.bytes());
     }

@@ -93,7 +93,8 @@ const Tag* RawGame::tag(std::string_view name) const {
     return nullptr;
 }
 
-Reader::Reader(std::istream& in) : in_(in), buffer_(kBuffer) {}
+Reader::Reader(std::istream& in, bool keep_variations)
+    : in_(in), buffer_(kBuffer), keep_variations_(keep_variations) {}
 
 int Reader::refill(std::size_t k) {
     while (pos_ + k >= end_ && !eof_) {
@@ -217,6 +218,20 @@ void Reader::annotate(RawGame& g, std::string_view text, bool nag, Location at) 
     }
     if (!nag) text = strength_nag(text);  // a second strength: its NAG, if it has one
     if (!text.empty() && keep_comment(g, text.size() + 1, at)) own.nags.emplace_back(text);
+}
+
+bool Reader::keep_variation(RawGame& g, Location at, std::string_view token) {
+    if (variation_moves_ >= kMaxVariationMoves) {
+        if (!too_many_variation_moves_)
+            problem(g, at, ProblemKind::kTooLong, std::string(token),
+                    fmt::format("more than {} variations and moves in one game's variations; the "
+                                "rest are not checked",
+                                kMaxVariationMoves));
+        too_many_variation_moves_ = true;
+        return false;
+    }
+    ++variation_moves_;
+    return true;
 }
 
 bool Reader::repeats_tag(const RawGame& g) {
@@ -367,17 +382,7 @@ void Reader::word(RawGame& g, std::string_view w, Location at) {
     }
     if (!open_.empty()) {  // a move of a variation: kept for pdn check, not replayed
         const int v = open_variation_.back();
-        if (v < 0) return;
-        if (variation_moves_ >= kMaxVariationMoves) {
-            if (!too_many_variation_moves_)
-                problem(g, at, ProblemKind::kTooLong, std::string(w),
-                        fmt::format("more than {} moves in one game's variations; the rest are "
-                                    "not checked",
-                                    kMaxVariationMoves));
-            too_many_variation_moves_ = true;
-            return;
-        }
-        ++variation_moves_;
+        if (v < 0 || !keep_variation(g, at, w)) return;
         g.variations[std::size_t(v)].moves.push_back({std::string(w), at, {}, {}});
         return;
     }
@@ -478,11 +483,12 @@ bool Reader::next(RawGame& g) {
                 const int parent = open_variation_.empty() ? -1 : open_variation_.back();
                 const std::size_t moves =
                     parent < 0 ? g.moves.size() : g.variations[std::size_t(parent)].moves.size();
-                const bool kept = (parent >= 0 || !too_many_moves_) && moves > 0 &&
-                                  (open_variation_.empty() || parent >= 0);
-                if (moves == 0 && (open_variation_.empty() || parent >= 0))
+                const bool line_kept = open_variation_.empty() || parent >= 0;
+                if (moves == 0 && line_kept)
                     problem(g, at, ProblemKind::kSyntax, "(",
                             "variation before any move (it stands for the move before it)");
+                const bool kept = keep_variations_ && line_kept && moves > 0 &&
+                                  (parent >= 0 || !too_many_moves_) && keep_variation(g, at, "(");
                 if (kept) g.variations.push_back({parent, moves - 1, at, {}});
                 open_.push_back(at);
                 open_variation_.push_back(kept ? int(g.variations.size()) - 1 : -1);

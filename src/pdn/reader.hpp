@@ -99,7 +99,8 @@ struct RawGame {
     Location at;                  // where its first tag or movetext token stands
     std::vector<Tag> tags;        // in file order
     std::vector<MoveText> moves;  // the main line
-    // Its variations, each after the one it is in (at most kMaxVariationMoves moves in all).
+    // Its variations, each after the one it is in, when the reader keeps them (at most
+    // kMaxVariationMoves variations and moves in all).
     std::vector<Variation> variations;
     // The comments after its tags and before its first move: the text between the braces, each
     // run of blanks and line breaks one space, several comments joined by a space (at most
@@ -134,7 +135,7 @@ std::string shown(std::string_view s);
 inline constexpr std::size_t kMaxToken = 256;           // characters in one word of movetext
 inline constexpr std::size_t kMaxTagValue = 64 * 1024;  // characters in one tag value
 inline constexpr std::size_t kMaxGameMoves = 4096;      // main-line moves of one game
-inline constexpr std::size_t kMaxVariationMoves = 16384;  // moves of one game's variations
+inline constexpr std::size_t kMaxVariationMoves = 16384;  // variations and their moves, a game
 inline constexpr std::size_t kMaxTags = 256;            // tags of one game
 inline constexpr std::size_t kMaxProblems = 16;         // syntax errors kept per game
 // Characters of comments kept per game, the moves' strengths and NAGs among them; beyond it, the
@@ -146,7 +147,9 @@ inline constexpr std::size_t kMaxStrength = 7;  // characters of a move strength
 // not allow becomes a Problem of the game it stands in, and reading goes on after it.
 class Reader {
 public:
-    explicit Reader(std::istream& in);
+    // `keep_variations`: keep the move texts of variations (RawGame::variations), for pdn check;
+    // the other commands read them and leave them out.
+    explicit Reader(std::istream& in, bool keep_variations = false);
     // The next game, or false at the end of the stream. `game` is overwritten (its vectors keep
     // their capacity, so reading a file reuses them).
     bool next(RawGame& game);
@@ -167,6 +170,9 @@ private:
     // Whether the tag at the reader's '[' has a name that `g` has already: a game without moves
     // (a forfeit, a game whose result is only in its tag) has ended before it.
     bool repeats_tag(const RawGame& g);
+    // Counts a variation or a move of one against kMaxVariationMoves: false past it (the game's
+    // problem says so once, at `at`, naming `token`).
+    bool keep_variation(RawGame& g, Location at, std::string_view token);
     void read_comment(RawGame& g);
     // Whether `chars` more characters of comments and annotations fit in kMaxComments; when they
     // do not, the game's problem says so (once) at `at`.
@@ -199,7 +205,8 @@ private:
     // For each open variation, its index in RawGame::variations (-1: not kept: it stands before
     // any move, in a variation not kept, or past kMaxVariationMoves).
     std::vector<int> open_variation_;
-    std::size_t variation_moves_ = 0;  // moves kept in the game's variations
+    bool keep_variations_ = false;
+    std::size_t variation_moves_ = 0;  // variations and moves kept in the game's variations
     bool too_many_variation_moves_ = false;  // reported once
 };
 

@@ -110,8 +110,8 @@ struct PlyAnalysis {
     bool forced = false;          // it was the only legal move
     // The rules had drawn the game before the move (the position before it occurred for the
     // third time, or the move-count rules drew it): the move was played after the game's end,
-    // is worth 0 and not analysed. `drawn` names the rule ("repetition", "draw rule") for the
-    // first such move, and stays set for the moves after it.
+    // is worth 0 and not analysed. `drawn` is the rule (kRepetition or kDrawRule: drawn_name)
+    // for the first such move, and stays set for the moves after it.
     std::optional<Ending> drawn;
     search::Score score = 0;      // the engine's score of the position before it (the best move's)
     std::string best;             // the engine's move there (empty when forced: the played one)

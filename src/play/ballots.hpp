@@ -86,8 +86,9 @@ std::vector<Opening<R>> parse_openings(std::string_view text, const std::string&
                                          source, number, name));
         // The move number: the FEN's own F field, else the one after the moves the name ends
         // with when they lead from the start position to this one ("1-I cd4 ba5 dc5": 2).
-        int first_number = fen_move_number(line.substr(tab + 1));
-        if (first_number == 1)
+        const std::string_view fen = line.substr(tab + 1);
+        int first_number = fen_move_number(fen);
+        if (!notation_detail::fen_counter(fen, 'F'))
             if (const auto plies = plies_named<R>(name, p)) first_number = move_number_after(*plies);
         out.push_back({p, name, first_number});
     }

@@ -57,6 +57,12 @@ inline const char* ending_name(Ending e) {
     return "?";
 }
 
+// A draw by the rules as `search --json` and `pdn analyse` name it: "repetition", or
+// "move-count rules" (kDrawRule).
+inline const char* drawn_name(Ending e) {
+    return e == Ending::kRepetition ? "repetition" : "move-count rules";
+}
+
 template <class R>
 struct Game {
     using G = typename R::Geometry;
