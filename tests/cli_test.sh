@@ -122,6 +122,7 @@ check near-none 2 '^$' "^dambit perft: unknown option '--x'\$" -- perft --x 3
 # (The messages name the option as typed.)
 check egtb-alias 2 '^$' "^dambit egtb: no table directory '/nonexistent-egtb' for --egtb\$" -- egtb info --egtb /nonexistent-egtb
 check egtb-alias-cache 2 '^$' "^dambit egtb: bad value '0' for --egtb-cache " -- egtb probe --egtb-cache=0 --fen W:WKa1:BKh2 --egtb="$(dirname "$0")"
+check egtb-alias-build 2 '^$' "^dambit egtb: cannot create the table directory '/proc/nope' for --egtb: " -- egtb build --pieces 2 --egtb /proc/nope
 check egtb-alias-both 2 '^$' "^dambit egtb: give one of --dir and --egtb \(the same option\)\$" -- egtb info --egtb x --dir y
 check help 0 'usage: dambit perft' '^$' -- perft --help
 check verify 0 'rows verified, 0 mismatches' '^$' -- perft --verify --max-seconds 2

@@ -208,7 +208,8 @@ int build(const cli::Args& args) {
         throw cli::UsageError(fmt::format(
             "bad value '{}' for --dtw (want an integer from 0 to {}: at most --pieces)",
             *args.get("dtw"), o.max_pieces));
-    o.dir = args.get_or(dir_option(args), "egtb");
+    const std::string dir_name = dir_option(args);
+    o.dir = args.get_or(dir_name, "egtb");
     o.threads = int(args.get_int("threads", default_threads(), 1, 256));
     o.memory_bytes = memory_option(args);
     if (const auto only = args.get("slice")) {
@@ -228,11 +229,11 @@ int build(const cli::Args& args) {
     std::error_code ec;
     fs::create_directories(o.dir, ec);
     if (ec || !fs::is_directory(o.dir, ec))
-        throw cli::UsageError("cannot create the table directory '" + o.dir + "' for --dir: " +
-                              (ec ? ec.message() : "not a directory"));
+        throw cli::UsageError("cannot create the table directory '" + o.dir + "' for --" +
+                              dir_name + ": " + (ec ? ec.message() : "not a directory"));
     if (::access(o.dir.c_str(), W_OK) != 0)  // a usage error before any work, as for files
-        throw cli::UsageError("cannot write in the table directory '" + o.dir + "' for --dir: " +
-                              std::strerror(errno));
+        throw cli::UsageError("cannot write in the table directory '" + o.dir + "' for --" +
+                              dir_name + ": " + std::strerror(errno));
 
     // Interrupted (Ctrl-C, kill, or the terminal closed): the checkpoint is saved; a second
     // signal ends the program at once (the first is answered at the next checkpoint's poll, which
