@@ -132,23 +132,19 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path, std::uint64_t
         throw fail("not a dambit tune checkpoint");
     if (file_io::get<std::uint64_t>(b.data() + b.size() - 8) != XXH64(b.data(), b.size() - 8, 0))
         throw fail("damaged: its checksum does not match");
+    // Version 1's run was a digest of other bytes: never this fit's.
+    if (version1) throw fail("of an earlier dambit (checkpoint version 1), which this one cannot resume");
     Checkpoint c;
     c.run = file_io::get<std::uint64_t>(b.data() + head);
     const auto epoch = file_io::get<std::int64_t>(b.data() + head + 8);
     const auto n = file_io::get<std::uint64_t>(b.data() + head + 16);
     const auto fitted = file_io::get<std::uint64_t>(b.data() + head + 24);
-    // The arrays' end, where version 2's settings text begins.
+    // The arrays' end, where the settings text begins.
     const std::uint64_t arrays = head + 32 + (n + 2 * std::min(fitted, n)) * sizeof(double);
-    if (fitted > n || n > b.size() || epoch < 0 ||
-        (version1 ? b.size() != arrays + 8 : b.size() < arrays + 16))
-        throw fail("damaged");
-    if (!version1) {
-        const auto length = file_io::get<std::uint64_t>(b.data() + arrays);
-        if (b.size() != arrays + 16 + length) throw fail("damaged");
-        c.settings.assign(b.data() + arrays + 8, length);
-    }
-    // Version 1's run was a digest of other bytes: never this fit's.
-    if (version1) throw fail("of an earlier dambit (checkpoint version 1), which this one cannot resume");
+    if (fitted > n || n > b.size() || epoch < 0 || b.size() < arrays + 16) throw fail("damaged");
+    const auto length = file_io::get<std::uint64_t>(b.data() + arrays);
+    if (b.size() != arrays + 16 + length) throw fail("damaged");
+    c.settings.assign(b.data() + arrays + 8, length);
     if (c.run != run || n != params)
         throw fail(c.settings == settings
                        ? "of another fit (other data, settings or starting weights)"

@@ -183,6 +183,13 @@ inline int fen_move_number(std::string_view text) {
     return n && *n > 0 && *n < std::numeric_limits<int>::max() ? *n : 1;
 }
 
+// The move number after `plies` plies from a position of move `number` whose side to move is
+// the variant's first mover (`first_mover_to_move`) or the other side: a number counts a move
+// of each side, from the first mover (from the start, 3 plies make move 2).
+inline int move_number_after(int plies, int number = 1, bool first_mover_to_move = true) {
+    return number + (first_mover_to_move ? plies / 2 : (plies + 1) / 2);
+}
+
 // The half-moves a FEN says were played since the last capture or man move (its H field: kings
 // alone moved for that many plies, the counter of the move-count draw rules, RULES.md section 5),
 // 0 when it gives none; at most 1000, far beyond every rule's limit (the counters of a line go on

@@ -44,10 +44,8 @@ Replayed replay_game(const RawGame& raw, std::optional<Variant> forced, long max
             // With the F field, the move number, when past the first: the game's first (its FEN
             // tag's F, or the movetext's number) counted on by the moves (a number is a move of
             // each side, from the first mover).
-            const int first = game.first_number;
-            const int plies = int(game.moves.size());
-            const int number =
-                first + (game.start.side == R::kFirstMover ? plies / 2 : (plies + 1) / 2);
+            const int number = move_number_after(int(game.moves.size()), game.first_number,
+                                                 game.start.side == R::kFirstMover);
             r.fen = to_fen<R>(at, counters.kings_only) +
                     (number > 1 ? ":F" + std::to_string(number) : std::string());
         }

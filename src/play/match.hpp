@@ -401,9 +401,6 @@ struct Opening {
     int first_number = 1;  // the number of the move played from `position` (1 when unknown)
 };
 
-// The number of the move after `plies` plies from the start position.
-inline int move_number_after(int plies) { return plies / 2 + 1; }
-
 // The opening set: every position reached after `plies` plies from the start position, in move
 // generation order (depth first, each position's moves in the order `generate` lists them), each
 // distinct position once (the first line reaching it) and only positions where the side to move
