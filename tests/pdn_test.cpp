@@ -501,17 +501,20 @@ TEST_CASE("PDN reader: a main line's move strengths and NAGs are kept and writte
     CHECK(g.moves[3].own == Annotation{});
     CHECK(g.moves[4].own == Annotation{"!!!", {}});
     CHECK(g.moves[5].own == Annotation{"??", {"$1"}});
+    // The variation is written back without its annotations (the reader keeps none of them),
+    // and the move after it numbered again.
     const Game<Russian> r = replayed<Russian>(g);
     CHECK(write_game(r) ==
           "[GameType \"25\"]\n\n"
-          "1. c3-d4! f6-g5?! $14 $32 2. b2-c3!? $1 g7-f6 3. c3-b4!!! b6-a5?? $1 1-0\n\n");
+          "1. c3-d4! (1. a3-b4) 1... f6-g5?! $14 $32 2. b2-c3!? $1 g7-f6 3. c3-b4!!!\n"
+          "b6-a5?? $1 1-0\n\n");
     // The analysis's marks go first, the game's own strength after them as its NAG (a run with
     // none in parentheses); a move without a mark keeps its strength.
     const std::vector<std::string> marks = {"??", "", "?!", "", "?", ""};
     CHECK(write_game(r, marks) ==
           "[GameType \"25\"]\n\n"
-          "1. c3-d4?? $1 f6-g5?! $14 $32 2. b2-c3?! $5 $1 g7-f6 3. c3-b4? (!!!) b6-a5?? $1\n"
-          "1-0\n\n");
+          "1. c3-d4?? $1 (1. a3-b4) 1... f6-g5?! $14 $32 2. b2-c3?! $5 $1 g7-f6 3. c3-b4?\n"
+          "(!!!) b6-a5?? $1 1-0\n\n");
     // Both read back: the first gives the same game (with the GameType tag the writer adds);
     // the second is valid PDN with the marks as the strengths.
     const auto again = read_text(write_game(r));
@@ -1079,6 +1082,38 @@ TEST_CASE("PDN writer: captures short unless that names another move", "[pdn]") 
     CHECK(pdn_move_text<International>(s, legal(s, "32-28")) == "32-28");
 }
 
+TEST_CASE("PDN writer: variations in place, numbered, nested without recursion", "[pdn]") {
+    // Hand-made: the main line 1. a 1... b; variation 0 stands for 1... b (ply 1), variation 1
+    // inside it for its first move, variation 2 for 1. a and is not closed (left out, with
+    // variation 3 inside it), variation 4 has no moves (left out).
+    const auto var = [](int parent, std::size_t replaces, std::vector<std::string> moves,
+                        bool closed = true) {
+        Variation v;
+        v.parent = parent;
+        v.replaces = replaces;
+        v.closed = closed;
+        for (auto& m : moves) v.moves.push_back({m, {}, {}, {}});
+        return v;
+    };
+    const std::vector<Variation> vs = {var(-1, 1, {"c", "d", "e"}), var(0, 0, {"f"}),
+                                       var(-1, 0, {"g"}, false), var(2, 0, {"h"}),
+                                       var(-1, 1, {})};
+    const auto words = variation_words(vs, 2, 1, true);
+    REQUIRE(words.size() == 2);
+    CHECK(words[0].empty());
+    CHECK(words[1] == std::vector<std::string>{"(1...", "c", "(1...", "f)", "2.", "d", "e)"});
+    // From Black to move at move 16 (the second mover begins): ply 1 is White's 17.
+    CHECK(variation_words({var(-1, 1, {"x", "y"})}, 2, 16, false)[1] ==
+          std::vector<std::string>{"(17.", "x", "y)"});
+    // 20,000 variations each inside the one before: no recursion, so no deep stack.
+    std::vector<Variation> deep;
+    for (int i = 0; i < 20000; ++i) deep.push_back(var(i - 1, 0, {"a"}));
+    const auto nested = variation_words(deep, 1, 1, true);
+    REQUIRE(nested[0].size() == 40000);
+    CHECK(nested[0].front() == "(1.");
+    CHECK(nested[0].back() == "a" + std::string(20000, ')'));
+}
+
 TEST_CASE("PDN writer: a game's text", "[pdn]") {
     // Game 5 of grammar.pdn: English from a FEN, White to move, so the first move is "1...".
     const auto games = read_file("grammar.pdn");
@@ -1102,7 +1137,9 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
     CHECK(fen_move_number("W:W21-32:B1-12") == 1);
     CHECK(fen_move_number("W:W21-32:B1-12:H3:F42") == 42);
     CHECK(fen_move_number("B:F7:W21:B1") == 7);
-    // Game 1: quotes and backslashes escaped again; captures short; the result from the end.
+    // Game 1: quotes and backslashes escaped again; captures short; the result from the end; its
+    // variation after b6-a5, the one inside it for 4. d4xh4 (d4:f6:h4, the same capture: both
+    // written short, as the main line's), then 4... h8-g7 numbered again after it.
     CHECK(write_game(replayed<Russian>(games[0])) ==
           "[Event \"Escapes: \\\"quoted\\\" and a backslash \\\\ here\"]\n"
           "[Site \"Moscow\"]\n"
@@ -1110,7 +1147,8 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
           "[Result \"1-0\"]\n"
           "\n"
           "{a comment between the tags and the moves} 1. c3-d4 f6-g5 2. b2-c3 g7-f6 {a\n"
-          "comment over two lines} 3. c3-b4! b6-a5?! 4. d4-c5 $12 a5:c3 5. d2:b4!! 1-0\n"
+          "comment over two lines} 3. c3-b4! b6-a5?! (3... f6-e5 4. d4:h4 (4. d4:h4)\n"
+          "4... h8-g7) 4. d4-c5 $12 a5:c3 5. d2:b4!! 1-0\n"
           "\n");
     // Without tags: the GameType, and SetUp and FEN for a game that does not begin at the start.
     Game<International> g;
@@ -1134,12 +1172,12 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
           "1... f6-g5 {a} 2. c3-d4 {b} 2... g7-f6 0-1");
     // A comment before the first move, several after one move (each in its own braces), and a
     // long comment wrapped word by word like the moves (lines of at most 79 characters).
-    MoveComments notes{"start", {{"a", "b"}, {}, {"c"}}};
+    MoveComments notes{"start", {{"a", "b"}, {}, {"c"}}, {}};
     CHECK(movetext({"f6-g5", "c3-d4", "g7-f6"}, false, "*", "", notes) ==
           "{start} 1... f6-g5 {a} {b} 2. c3-d4 g7-f6 {c} *");
     std::string words;
     for (int i = 0; i < 30; ++i) words += "word ";
-    notes = {"", {{words}}};
+    notes = {"", {{words}}, {}};
     const std::string wrapped = movetext({"c3-d4"}, true, "*", "", notes);
     CHECK(wrapped.starts_with("1. c3-d4 {word word"));
     CHECK(wrapped.ends_with("word} *"));
@@ -1163,7 +1201,7 @@ TEST_CASE("PDN writer: a game's text", "[pdn]") {
     CHECK(numbered.starts_with("1. c3-d4 f6-g5 2. c3-d4 f6-g5 3. c3-d4 f6-g5 4. c3-d4 f6-g5 "
                                "5. c3-d4 f6-g5\n6. c3-d4 f6-g5 *"));
     // The same for the second mover's number after a comment ("2..." with its move).
-    MoveComments late{"", {{}, {}, {}, {}, {}, {}, {}, {}, {"a comment that fills the line"}}};
+    MoveComments late{"", {{}, {}, {}, {}, {}, {}, {}, {}, {"a comment that fills the line"}}, {}};
     const std::string renumbered = movetext(many, true, "*", "", late);
     CHECK(renumbered.find("...\n") == std::string::npos);
     CHECK(renumbered.find(".\n") == std::string::npos);
@@ -1208,6 +1246,14 @@ TEST_CASE("PDN round trip: read, write, read gives the same games", "[pdn]") {
                     second.tags.pop_back();
                 }
                 CHECK(second == first);
+                // Variations come back where they stood, move for move (their texts as the
+                // writer writes them: the writes below agree).
+                REQUIRE(second.variations.size() == first.variations.size());
+                for (std::size_t i = 0; i < first.variations.size(); ++i) {
+                    CHECK(second.variations[i].parent == first.variations[i].parent);
+                    CHECK(second.variations[i].replaces == first.variations[i].replaces);
+                    CHECK(second.variations[i].moves.size() == first.variations[i].moves.size());
+                }
                 CHECK(write_game(second) == write_game(first));
                 return 0;
             });

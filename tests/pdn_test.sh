@@ -160,6 +160,31 @@ if tr '\n' ' ' < "$work/out.pdn" | grep -q 'f6-e5 {the opening called "Otygrysh"
    tr '\n' ' ' < "$work/out.pdn" | grep -q 'g1:e3 {Black resigns, two men down} {[-+0-9]*} 1-0'
 then pass=$((pass + 1)); else echo "FAIL analyse-pdn-comments"; fail=$((fail + 1)); fi
 
+# The game's own variations are written back after the move each stands for, nested ones inside
+# their line, their moves as written and numbered from where they stand (a move after a variation
+# numbered again); --marks 98,99,100 leaves every move unmarked, so no engine line is added. By
+# hand: 1. c3-b4 stands for 1. c3-d4; inside it 1... f6-g5 for 1... b6-a5; 2... e7:g5 for
+# 2... g7:e5, and 3. b2-c3 inside it for 3. g3-h4. From a FEN with Black to move and F16: the
+# variation of 16... f6-g5 begins "16...", White's reply in it "17.".
+printf '[GameType "25"]\n1. c3-d4 (1. c3-b4 b6-a5 (1... f6-g5 2. g3-h4) 2. b4-c5 d6:b4 3. a3:c5) f6-e5\n2. d4:f6 g7:e5 (2... e7:g5 3. g3-h4 (3. b2-c3)) *\n\n[GameType "25"]\n[FEN "B:Wc3,e3:Bf6,h6:H0:F16"]\n16... f6-g5 (16... h6-g5 17. c3-d4) 17. c3-d4 *\n' >"$work/own-rav.pdn"
+if "$dambit" pdn analyse "$work/own-rav.pdn" --depth 2 --marks 98,99,100 --pdn "$work/own-rav.out.pdn" >/dev/null &&
+   [ "$(tr '\n' ' ' <"$work/own-rav.out.pdn" | sed -E 's/ \{[^}]*\}//g; s/  +/ /g')" = '[GameType "25"] [Annotator "dambit pdn analyse, depth 2 a position"] 1. c3-d4 (1. c3-b4 b6-a5 (1... f6-g5 2. g3-h4) 2. b4-c5 d6:b4 3. a3:c5) 1... f6-e5 2. d4:f6 g7:e5 (2... e7:g5 3. g3-h4 (3. b2-c3)) * [GameType "25"] [FEN "B:Wc3,e3:Bf6,h6:H0:F16"] [Annotator "dambit pdn analyse, depth 2 a position"] 16... f6-g5 (16... h6-g5 17. c3-d4) 17. c3-d4 * ' ] &&
+   [ "$("$dambit" pdn check "$work/own-rav.out.pdn")" = 'files 1, games 2, moves 6, errors 0, failed games 0' ]
+then pass=$((pass + 1)); else echo "FAIL analyse-pdn-variations: $(cat "$work/own-rav.out.pdn")"; fail=$((fail + 1)); fi
+
+# A marked move gets the engine's line as a variation after its comment: the line begins with the
+# comment's best move, from the position before the marked move (so pdn check, which plays each
+# variation from there, finds every move of out.pdn legal: checked above, errors 0).
+if python3 - "$work/out.pdn" <<'PY'
+import re, sys
+text = " ".join(open(sys.argv[1]).read().split("\n\n", 1)[1].split())
+marked = re.findall(r"(\d+\.(?:\.\.)? )?(\S+?)(\?\?|\?!|\?)(?: \$\d+)?(?: \{[^}]*\})*? \{[-+0-9a-z ]+; best (\S+) [^}]*\} \((\d+\.(?:\.\.)?) (\S+)", text)
+assert marked, text
+for number, move, mark, best, vnumber, first in marked:
+    assert first == best, (move, best, first)
+PY
+then pass=$((pass + 1)); else echo "FAIL analyse-pdn-engine-line: $(cat "$work/out.pdn")"; fail=$((fail + 1)); fi
+
 # An error after OUT.tmp was opened (no game 2) leaves neither OUT nor OUT.tmp.
 "$dambit" pdn analyse russian-game.pdn --game 2 --depth 2 --pdn "$work/g2.pdn" >/dev/null 2>&1
 if [ $? -eq 2 ] && [ ! -e "$work/g2.pdn" ] && [ ! -e "$work/g2.pdn.tmp" ]; then pass=$((pass + 1))

@@ -80,8 +80,9 @@ constexpr const char* kHelp =
     "  --hash MB          analyse: transposition table (default 64), emptied at each position\n"
     "  --marks A,B,C      analyse: the smallest drops marked ?!, ? and ?? (default 5,10,15)\n"
     "  --pdn OUT          analyse: also write the games to OUT with each move's mark and a\n"
-    "                     comment {value} or {value; best MOVE value}, the game's own\n"
-    "                     strengths (after a mark as their NAG), NAGs and Annotator kept\n"
+    "                     comment {value} or {value; best MOVE value}, a marked move's\n"
+    "                     engine line as a variation; the game's own strengths (after a\n"
+    "                     mark as their NAG), NAGs, variations and Annotator kept\n"
     "                     (written to OUT.tmp, renamed OUT at the end); an interrupted\n"
     "                     analysis is resumed by the same command (OUT.journal holds its\n"
     "                     settings and finished games)\n" DAMBIT_EVAL_HELP DAMBIT_TABLES_HELP
@@ -477,7 +478,18 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
             }
             annotator->value = joined + ours;
         }
-        o.pdn->append(pdn::write_game<R>(out, marks, comments), std::uint64_t(number), {});
+        // The engine's line after each marked move, as a variation: the moves played instead.
+        std::vector<std::vector<std::string>> lines(a.plies.size());
+        for (const auto& p : a.plies) {
+            if (p.mark == play::Mark::kNone || p.pv.empty()) continue;
+            Position<R> at = game.position(std::size_t(p.ply));
+            for (const std::string& text : p.pv) {
+                const auto pm = parse_move<R>(at, text);  // the engine's line: legal moves
+                lines[std::size_t(p.ply)].push_back(pdn::pdn_move_text<R>(at, pm));
+                at = at.play(pm.move);
+            }
+        }
+        o.pdn->append(pdn::write_game<R>(out, marks, comments, lines), std::uint64_t(number), {});
     }
 }
 
@@ -581,7 +593,9 @@ int analyse(int argc, char** argv) {
         }
         o.pdn = journal.get();
     }
-    pdn::Reader reader(out_path ? static_cast<std::istream&>(whole) : in.stream());
+    // With --pdn the game's variations are kept, to be written back.
+    pdn::Reader reader(out_path ? static_cast<std::istream&>(whole) : in.stream(),
+                       out_path.has_value());
     pdn::RawGame raw;
     int games = 0, analysed = 0, failed = 0;
     // Ctrl-C, kill or a closed terminal: the games analysed so far stay printed, and in OUT.tmp.

@@ -42,6 +42,9 @@ struct Game {
     // The number of its first move: the FEN tag's F, else the number the movetext gives it
     // ("23." before it), else 1.
     int first_number = 1;
+    // Its variations as the reader kept them (RawGame::variations; empty unless it keeps them),
+    // the texts as written: write_game writes them back.
+    std::vector<Variation> variations;
 
     // The position after the first `plies` moves.
     Position<R> position(std::size_t plies) const {
@@ -117,6 +120,7 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     out.comment = raw.comment;
     out.comments.clear();
     out.annotations.clear();
+    out.variations = raw.variations;
     out.start = Position<R>::start();
     out.first_number = raw.first_number > 0 ? raw.first_number : 1;
     const Tag* result_tag = raw.tag("Result");
@@ -177,36 +181,52 @@ std::optional<Problem> replay(const RawGame& raw, Game<R>& out, long max_plies =
     return std::nullopt;
 }
 
-// The problems of `raw`'s variations (pdn check): each closed variation is played from the
-// position before the move it replaces, in the line it stands in, and its first move that is not
-// exactly one legal move there is a problem ("in a variation: ..."). `main` holds the main line as
-// replay() played it: a variation of a move it did not reach, or of a variation that stopped
-// before that move, is not checked (the problem before it is reported already).
-template <class R>
-std::vector<Problem> check_variations(const RawGame& raw, const Game<R>& main) {
-    std::vector<Problem> problems;
+// Plays each closed variation of `vs` (a game's, as the reader keeps them) from the position
+// before the move it replaces, in the line it stands in; `main` holds the main line as replay()
+// played it. `legal(i, k, before, pm)` for each move k of variation i that is exactly one legal
+// move `pm` in `before`; `illegal(i, k, error)` for the first that is not, and the variation stops
+// there. A variation of a move its line did not reach, or not closed (its words uncertain), is not
+// played.
+template <class R, class Legal, class Illegal>
+void play_variations(const std::vector<Variation>& vs, const Game<R>& main, Legal&& legal,
+                     Illegal&& illegal) {
     // The positions before each move of each line, as far as the line was played.
     std::vector<Position<R>> main_line{main.start};
     for (const auto& pm : main.moves) main_line.push_back(main_line.back().play(pm.move));
-    std::vector<std::vector<Position<R>>> lines(raw.variations.size());
-    for (std::size_t i = 0; i < raw.variations.size(); ++i) {
-        const Variation& v = raw.variations[i];
+    std::vector<std::vector<Position<R>>> lines(vs.size());
+    for (std::size_t i = 0; i < vs.size(); ++i) {
+        const Variation& v = vs[i];
         const auto& parent = v.parent < 0 ? main_line : lines[std::size_t(v.parent)];
-        // The move replaced must have been played in its line (its position and the one after);
-        // an unclosed variation is reported as such, its words uncertain.
         if (v.replaces + 1 >= parent.size() || !v.closed) continue;
         auto& line = lines[i];
         line.push_back(parent[v.replaces]);
-        for (const MoveText& m : v.moves) {
+        for (std::size_t k = 0; k < v.moves.size(); ++k) {
             try {
-                line.push_back(line.back().play(parse_move<R>(line.back(), m.text).move));
+                const auto pm = parse_move<R>(line.back(), v.moves[k].text);
+                legal(i, k, line.back(), pm);
+                line.push_back(line.back().play(pm.move));
             } catch (const ParseError& e) {
-                problems.push_back(Problem{m.at, move_problem_kind(e.what()), shown(m.text),
-                                           printable(fmt::format("in a variation: {}", e.what()))});
+                illegal(i, k, e);
                 break;
             }
         }
     }
+}
+
+// The problems of `raw`'s variations (pdn check): each variation's first move that is not
+// exactly one legal move where it stands ("in a variation: ..."; play_variations). A variation
+// of a move the main line did not reach is not checked (the problem before it is reported
+// already).
+template <class R>
+std::vector<Problem> check_variations(const RawGame& raw, const Game<R>& main) {
+    std::vector<Problem> problems;
+    play_variations<R>(
+        raw.variations, main, [](std::size_t, std::size_t, const Position<R>&, const auto&) {},
+        [&](std::size_t i, std::size_t k, const ParseError& e) {
+            const MoveText& m = raw.variations[i].moves[k];
+            problems.push_back(Problem{m.at, move_problem_kind(e.what()), shown(m.text),
+                                       printable(fmt::format("in a variation: {}", e.what()))});
+        });
     return problems;
 }
 

@@ -46,9 +46,9 @@ std::string_view strength_nag(std::string_view strength) {
 
 std::optional<Problem> RawGame::doubtful_moves() const {
     for (const auto& p : problems) {
-        // Comments left out leave the moves whole.
-        const bool comments = p.kind == ProblemKind::kTooLong && p.token == "{";
-        if (p.kind != ProblemKind::kSyntax && p.kind != ProblemKind::kBadTag && !comments) return p;
+        // Comments or variations left out leave the main line's moves whole.
+        const bool left_out = p.kind == ProblemKind::kTooLong && (p.token == "{" || p.token == "(");
+        if (p.kind != ProblemKind::kSyntax && p.kind != ProblemKind::kBadTag && !left_out) return p;
     }
     if (more_problems > 0) return more_problem();
     return std::nullopt;
@@ -223,10 +223,11 @@ void Reader::annotate(RawGame& g, std::string_view text, bool nag, Location at) 
 bool Reader::keep_variation(RawGame& g, Location at, std::string_view token) {
     if (variation_moves_ >= kMaxVariationMoves) {
         if (!too_many_variation_moves_)
-            problem(g, at, ProblemKind::kTooLong, std::string(token),
-                    fmt::format("more than {} variations and moves in one game's variations; the "
-                                "rest are not checked",
-                                kMaxVariationMoves));
+            // Named by "(" whatever the token: the main line stays whole (doubtful_moves).
+            problem(g, at, ProblemKind::kTooLong, "(",
+                    fmt::format("more than {} variations and moves in one game's variations at "
+                                "'{}'; the rest are left out",
+                                kMaxVariationMoves, shown(token)));
         too_many_variation_moves_ = true;
         return false;
     }

@@ -147,8 +147,9 @@ inline constexpr std::size_t kMaxStrength = 7;  // characters of a move strength
 // not allow becomes a Problem of the game it stands in, and reading goes on after it.
 class Reader {
 public:
-    // `keep_variations`: keep the move texts of variations (RawGame::variations), for pdn check;
-    // the other commands read them and leave them out.
+    // `keep_variations`: keep the move texts of variations (RawGame::variations), for pdn check
+    // and pdn analyse --pdn (which writes them back); the other commands read them and leave them
+    // out.
     explicit Reader(std::istream& in, bool keep_variations = false);
     // The next game, or false at the end of the stream. `game` is overwritten (its vectors keep
     // their capacity, so reading a file reuses them).

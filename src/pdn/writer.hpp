@@ -27,11 +27,24 @@ std::string movetext(const std::vector<std::string>& moves, bool first_mover_beg
                      const std::vector<std::string>& comments = {});
 
 // The comments of a game's moves: before the first move, and after each move (`after[k]` after
-// move k: none, one or several, each written in braces of its own).
+// move k: none, one or several, each written in braces of its own), then the words of the
+// variations after it (`variations[k]`, as variation_words makes them; the move after them is
+// numbered again).
 struct MoveComments {
     std::string before;
     std::vector<std::vector<std::string>> after;
+    std::vector<std::vector<std::string>> variations;
 };
+
+// The words of the variations after each move of a main line of `main_moves` moves whose first
+// move is numbered `first_number` (the second mover's, "1...", when `first_mover_begins` is
+// false): `vs` as the reader keeps them, each after the line it is in (one not closed, without
+// moves, or in a line left out is left out), written in turn after the move each stands for,
+// nested ones inside the line they are in: "(3..." "h8-g7" "4." "c3-d4)". A move after a nested
+// variation is numbered again. Nested to any depth without recursion.
+std::vector<std::vector<std::string>> variation_words(const std::vector<Variation>& vs,
+                                                      std::size_t main_moves, int first_number,
+                                                      bool first_mover_begins);
 // movetext() with `comments` before the first move and after each move; a comment's words are
 // wrapped like the moves. The first move is numbered `first_number`.
 std::string movetext(const std::vector<std::string>& moves, bool first_mover_begins,
@@ -63,10 +76,14 @@ std::string pdn_move_text(const Position<R>& p, const PathMove<typename R::Geome
 // NAGs after that ("32-28! $14"). `marks`, when it has one for a move, is written right after it
 // ("?!", "??"), the move's own strength then after it as its NAG ("32-28?? $1"; a strength that
 // has none, "!!!", in parentheses), and `comments`, when it has one for a move (not empty), after
-// the game's own comment on that move, in braces of its own.
+// the game's own comment on that move, in braces of its own. The game's variations follow the
+// move each stands for (variation_words; a legal move of them written as the main line's, the
+// others as they were written), then `lines[k]`, when it is not
+// empty, as one more: moves played instead of move k (the engine's line of an analysis).
 template <class R>
 std::string write_game(const Game<R>& g, const std::vector<std::string>& marks = {},
-                       const std::vector<std::string>& comments = {}) {
+                       const std::vector<std::string>& comments = {},
+                       const std::vector<std::vector<std::string>>& lines = {}) {
     std::string s;
     bool has_type = false, has_fen = false, has_setup = false;
     for (const Tag& t : g.tags) {
@@ -82,7 +99,7 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
     }
     const int number = g.first_number;
     std::vector<std::string> moves;
-    MoveComments notes{g.comment, {}};
+    MoveComments notes{g.comment, {}, {}};
     Position<R> p = g.start;
     for (const auto& pm : g.moves) {
         const std::size_t k = moves.size();
@@ -103,6 +120,23 @@ std::string write_game(const Game<R>& g, const std::vector<std::string>& marks =
         if (k < comments.size() && !comments[k].empty()) after.push_back(comments[k]);
         p = p.play(pm.move);
     }
+    // The game's variations, each legal move of them written as the main line's are.
+    std::vector<Variation> variations = g.variations;
+    play_variations<R>(
+        g.variations, g,
+        [&](std::size_t i, std::size_t k, const Position<R>& before, const auto& pm) {
+            variations[i].moves[k].text = pdn_move_text<R>(before, pm);
+        },
+        [](std::size_t, std::size_t, const ParseError&) {});
+    for (std::size_t k = 0; k < lines.size() && k < g.moves.size(); ++k) {
+        if (lines[k].empty()) continue;
+        Variation& v = variations.emplace_back();
+        v.replaces = k;
+        v.closed = true;
+        for (const std::string& m : lines[k]) v.moves.push_back({m, {}, {}, {}});
+    }
+    notes.variations = variation_words(variations, g.moves.size(), number,
+                                       g.start.side == R::kFirstMover);
     return s + "\n" +
            movetext(moves, g.start.side == R::kFirstMover, g.result, {}, notes, number) + "\n\n";
 }
