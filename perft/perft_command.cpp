@@ -464,7 +464,7 @@ int perft_command(int argc, char** argv) {
     s.threads = int(args.get_int("threads", 1, 1, 256));
     if (const auto mb = args.get_megabytes("hash", 0, 0))
         s.hash = std::make_unique<PerftHash>(mb);
-    s.progress = isatty(2);
+    s.progress = cli::progress_terminal();
     // Under mpirun, rank 0 runs the command and the other ranks count what it hands out; the
     // options were checked on every rank alike before this.
     auto run = [&](auto&& body) {

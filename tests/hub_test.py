@@ -349,6 +349,24 @@ check("closed input right after go: done move, exit 0",
       status == 0 and lines and args_of(lines[-1]).get("move") in black10, (status, lines[-2:]))
 
 # 5. Multipv: with multipv=3 each iteration reports lines 1..3 (Russian start: 7 moves).
+# An analysis under a level searches a position with one legal move for its score, as `dambit
+# search` does: RULES.md §6's W:Wh6:Bg7,c5,d2 (here with a black man on a7 too, so that the game
+# goes on after it) has one legal move, h6:f8:b4:e1. `go analyze` answered after depth 1 there
+# (the rule of play: a forced move at once), with that iteration's score.
+a = Engine("--variant", "russian")
+a.send("hub")
+a.until("wait")
+a.send("init")
+a.until("ready")
+a.send("pos pos=Weeeebeebeeewebeeeeeeeeeeebeeeeee")
+a.send("level move-time=0.5")
+a.send("go analyze")
+lines, done = a.until("done")
+depths = [int(args_of(l).get("depth", 0)) for l in lines if l.startswith("info")]
+check("go analyze with a level: a forced move searched past depth 1",
+      done is not None and args_of(done).get("move") == "24x3x28x18x6" and max(depths, default=0) > 1,
+      lines[-3:])
+a.send("quit")
 e = Engine("--variant", "russian")
 e.send("hub")
 e.until("wait")
@@ -589,8 +607,9 @@ with tempfile.TemporaryDirectory() as tmp:
           and "(the default evaluation, auto, is used)" in errors[0]
           and not any(l.startswith("error") for l in empty), (first, rewritten, empty))
 
-# 7c. Under a memory limit (ulimit -v) that set-param cannot see: a hash table the process
-# cannot have is halved until it can be, and said so, and `init` answers `ready`; threads the
+# 7c. Under a limit of address space (ulimit -v): a hash table beyond it is refused by set-param,
+# naming the limit (it was allocated, failed, and halved until it could be had: since
+# 2026-12-08 the limit is seen), and `init` answers `ready` with the table it had; threads the
 # system does not start are said so, and the search answers with those it has. (Not under
 # AddressSanitizer, whose shadow memory needs more address space than any such limit allows.)
 def limited(text, gigabytes=2):
@@ -603,13 +622,15 @@ def limited(text, gigabytes=2):
 
 sanitized = any(name in open(DAMBIT, "rb").read() for name in (b"__asan_init", b"__tsan_init"))
 if not sanitized:
-    # 4000 MB: within what any machine running these tests has available (set-param checks
-    # that), beyond what the limit lets the process have.
+    # 4000 MB: within what any machine running these tests has available, beyond what the
+    # limit lets the process have.
     status, lines = limited("hub\nset-param name=hash value=4000\ninit\nping\npos\n"
                             "level depth=3\ngo think\n")
     errors = [l for l in lines if l.startswith("error")]
-    check("hash beyond a 2 GB limit: halved, said so, ready, then a move", status == 0
-          and len(errors) == 1 and re.search(r"hash: 4000 MB could not be allocated; [0-9]+ MB is used", errors[0])
+    check("hash beyond a 2 GB limit: refused naming the limit, ready, then a move", status == 0
+          and len(errors) == 1
+          and re.search(r"bad value '4000' for hash \(more than the [0-9]+ MB of address space left "
+                        r"under this process's limit \(ulimit -v\)\)", errors[0])
           and "ready" in lines and lines[-1].startswith("done move=3"), (status, lines[-3:], errors))
     status, lines = limited("hub\nset-param name=threads value=256\ninit\npos\nlevel depth=3\n"
                             "go think\n")

@@ -15,7 +15,7 @@ bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "  ${2:0:600}"; fail=$((fail + 1
 # 1, or what the file fake.version beside it says.
 cat >"$tmp/fake.sh" <<'SCRIPT'
 #!/usr/bin/env bash
-# fake.sh illegal|crash|hang
+# fake.sh illegal|crash|hang|sleep
 while IFS= read -r line; do
   case "$line" in
     hub) echo "id name=fake-$1 version=$(cat "$(dirname "$0")/fake.version" 2>/dev/null || echo 1)"; echo "param name=variant value=russian type=enum values=\"russian\""; echo wait ;;
@@ -25,6 +25,7 @@ while IFS= read -r line; do
         illegal) echo "info depth=1 score=0.00"; echo "done move=1-2" ;;
         crash) exit 3 ;;
         hang) ;;
+        sleep) sleep 30 ;;  # thinks, deaf to stop, until its move time is long past
       esac ;;
     quit) exit 0 ;;
   esac
@@ -370,6 +371,28 @@ for case in stop hang; do
      { [ "$case" = hang ] || grep -q '^A: 1 move, ' "$tmp/int-$case.out"; }; then ok; else
     bad "interrupted-hub-$case" "status $status after $took s: $(cat "$tmp/int-$case.out" "$tmp/int-$case.err")"; fi
 done
+
+# A second Ctrl-C while the Hub engines are being stopped ends the match at once, and the
+# engines with it: the engine that sleeps through its `stop` was left running, re-parented to
+# init (the second signal found the default action, not the handler that kills the engines).
+log="$tmp/int-twice.in"
+env --default-signal=INT "$dambit" match --b "hub:tee $log | $tmp/fake.sh sleep" --movetime 20000 \
+  --openings-file "$tmp/black.txt" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 3000); do
+  { grep -q '^go' "$log" 2>/dev/null || ! kill -0 $pid 2>/dev/null; } && break
+  sleep 0.01
+done
+sleep 0.2
+kill -INT $pid 2>/dev/null
+sleep 0.3
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+sleep 0.5
+if [ "$status" -eq 130 ] && ! pgrep -f "$tmp/fake.sh sleep" >/dev/null; then ok; else
+  bad interrupted-twice "status $status, left running: $(pgrep -af "$tmp/fake.sh sleep")"; fi
+pkill -f "$tmp/fake.sh sleep" 2>/dev/null
 
 # kill while a Hub engine starts (its handshake may take 10 s and its init 30 s): the wait for its
 # lines looks at the stop flag, so the match ends as any interruption does, within a moment of

@@ -611,3 +611,26 @@ TEST_CASE("Move text: a line skips move strengths and NAGs, as the PDN reader do
     CHECK(is_nag("$12"));
     CHECK(!is_nag("$"));
 }
+
+TEST_CASE("Move text: a line begins with a ballot's name, as match names its openings",
+          "[notation][move]") {
+    // The ballot 1-I of the three-move ballots: c3-d4, b6-a5, d4-c5; then Black must take d6:b4.
+    Position<Russian> p = Position<Russian>::start();
+    REQUIRE(play_line<Russian>(p, "1-I cd4 ba5 dc5").size() == 3);
+    FixedList<PathMove<Russian::Geometry>, kMaxMoves> legal;
+    generate_paths<Russian>(p, legal);
+    REQUIRE(legal.size() == 1);
+    CHECK(move_text<Russian>(legal[0]) == "d6:b4");
+    // The Russian classification's names: group, number and a colon.
+    Position<Russian> q = Position<Russian>::start();
+    CHECK(play_line<Russian>(q, "I-1: ab4").size() == 1);
+    Position<Russian> r = Position<Russian>::start();
+    CHECK(play_line<Russian>(r, "15-X gh4 fe5 cb4").size() == 3);
+    CHECK(notation_detail::is_ballot_name("XII-3"));
+    CHECK_FALSE(notation_detail::is_ballot_name("1-1"));
+    CHECK_FALSE(notation_detail::is_ballot_name("c3-d4"));
+    CHECK_FALSE(notation_detail::is_ballot_name("I-"));
+    // Only before the first move: later it is a word that is no move.
+    Position<Russian> s = Position<Russian>::start();
+    CHECK_THROWS_AS(play_line<Russian>(s, "cd4 1-I"), ParseError);
+}

@@ -500,6 +500,56 @@ TEST_CASE("the move-count draw rules of Russian and International", "[search][dr
     }
 }
 
+TEST_CASE("Russian's three kings against a lone king count from when that ending arose",
+          "[search][draw]") {
+    // Kodeks: "not won within 15 moves" of three or more kings against a lone king, counted from
+    // the moment the ratio was established. White Ka1, Kc1, Ke1 and a man on g7 against Black's
+    // king on h4: the ending has run 7 plies. No move captures (h4 stands on the board's edge, so
+    // no king can jump it; no black piece elsewhere); g7-f8 and g7-h8 crown a fourth king, and
+    // the ending goes on: every move counts on to 8, the promotions too.
+    const auto crown = parse_fen<Russian>("W:WKa1,Kc1,Ke1,g7:BKh4");
+    DrawCounters d;
+    d.material = 7;
+    MoveList<Russian::Geometry> list;
+    generate<Russian>(crown, list);
+    int promotions = 0;
+    for (const auto& m : list) {
+        REQUIRE_FALSE(m.is_capture());
+        promotions += m.promotes();
+        CHECK(d.after(crown, m).material == 8);
+        CHECK(d.after(crown, crown.play(m)).material == 8);  // from the game's positions
+    }
+    CHECK(promotions == 2);
+    // The lone king takes one of four kings: Black's a3 takes b4 (a3-b4-c5-d6-e7-f8, landing on
+    // c5, d6, e7 or f8; nothing more to take from there, and a3-b2-c1 ends at the edge behind
+    // c1): three kings against the lone king remain, the count goes on.
+    const auto take = parse_fen<Russian>("B:WKb4,Kc1,Ke1,Kg1:BKa3");
+    MoveList<Russian::Geometry> takes;
+    generate<Russian>(take, takes);
+    REQUIRE(takes.size() == 4);
+    for (const auto& m : takes) {
+        REQUIRE(m.is_capture());
+        CHECK(d.after(take, m).material == 8);
+        CHECK(d.after(take, take.play(m)).material == 8);
+    }
+    // The ending arises by a capture (Black's man on d2 taken: c1:e3 and on, or e1:c3 and on):
+    // it starts at 0.
+    const auto arises = parse_fen<Russian>("W:WKa1,Kc1,Ke1:BKh8,d2");
+    MoveList<Russian::Geometry> first;
+    generate<Russian>(arises, first);
+    REQUIRE_FALSE(first.empty());
+    for (const auto& m : first) {
+        REQUIRE(m.is_capture());
+        CHECK(d.after(arises, m).material == 0);
+    }
+    // No king on the board: a FEN's H field (impossible there) draws nothing.
+    DrawCounters h;
+    h.kings_only = 30;
+    CHECK_FALSE(drawn_by_counters(parse_fen<Russian>("W:W22:B11"), h));
+    h.kings_only = 50;
+    CHECK_FALSE(drawn_by_counters(parse_fen<International>("W:W33:B18"), h));
+}
+
 TEST_CASE("International's lone-king endings count from the position that began them",
           "[search][draw]") {
     // White K28 and men 6, 7 against the king on 45: sixteen moves, begun before. A promotion

@@ -368,7 +368,7 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
         }
     }
     const std::size_t start_size = b.size();
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     double shown = -1;
     // The positions (of games, or of a run before) searched before the expansion: counted while
     // they are, since the book does not grow then.

@@ -1,7 +1,10 @@
 // Option parsing for the dambit subcommands.
 #include "cli.hpp"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
@@ -72,9 +75,37 @@ std::string Args::get_or(const std::string& name, const std::string& fallback) c
     return get(name).value_or(fallback);
 }
 
+namespace {
+bool stdin_closed = false;  // at the start (prepare_process)
+}  // namespace
+
+void prepare_process() {
+    for (const int fd : {0, 1, 2}) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        // open() takes the lowest free number: this one, as those below it are open.
+        const int got = ::open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd && got >= 0) ::close(got);
+        if (fd == 0) stdin_closed = true;
+    }
+    struct rlimit files {};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        (void)::setrlimit(RLIMIT_NOFILE, &files);  // refused (an unlimited hard limit): as it was
+    }
+    ::signal(SIGXFSZ, SIG_IGN);
+}
+
+bool progress_terminal() {
+    static const bool terminal = [] {
+        const char* term = std::getenv("TERM");
+        return ::isatty(2) && !(term && std::string_view(term) == "dumb");
+    }();
+    return terminal;
+}
+
 void check_stdin_readable() {
     struct stat st {};
-    if (::fstat(0, &st) != 0) throw UsageError("the standard input is closed");
+    if (stdin_closed || ::fstat(0, &st) != 0) throw UsageError("the standard input is closed");
     if (S_ISDIR(st.st_mode)) throw UsageError("cannot read the standard input: a directory");
 }
 
@@ -127,7 +158,10 @@ std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
                                  std::int64_t lo, std::int64_t copies) const {
     const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
     if (const std::string why = beyond_memory(mb, copies); !why.empty())
-        throw UsageError(fmt::format("bad value '{}' for --{} ({})", mb, name, why));
+        throw UsageError(has(name) ? fmt::format("bad value '{}' for --{} ({})", mb, name, why)
+                                   : fmt::format("the default --{} of {} MB is {}; give a smaller "
+                                                 "--{}",
+                                                 name, mb, why, name));
     return mb;
 }
 
@@ -180,7 +214,7 @@ namespace {
 std::atomic<bool> g_stop_requested{false};
 void on_stop_signal(int signal) {
     g_stop_requested.store(true);
-    std::signal(signal, SIG_DFL);  // the next one ends the program
+    std::signal(signal, die_of_signal);  // the next one ends the program (its engines killed)
 }
 }  // namespace
 

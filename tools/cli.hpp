@@ -66,6 +66,20 @@ private:
 void check_readable(const std::string& path);
 // The same for "-", standard input: closed (`<&-`) or a directory (`< DIR`) would read as empty.
 void check_stdin_readable();
+// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, the wrong way round (stdin
+// for writing, stdout and stderr for reading), so that a file opened later cannot take its number
+// (with stdout closed, a match's output went into its own game file) and each still fails as a
+// closed one would: a write to stdout gives "Bad file descriptor", and check_stdin_readable says
+// the standard input is closed. Then raises the soft limit of open files to the hard one (as
+// Go's runtime does): each engine opens every table file of --egtb, and a match with
+// --concurrency N runs 2N engines. And ignores SIGXFSZ, so that a write past a file size limit
+// (ulimit -f) fails as a full disk does, with its error and the output's .tmp removed, rather
+// than kill the program. Called first thing in main.
+void prepare_process();
+// Whether progress goes to a terminal that can redraw a line: standard error is one and TERM is
+// not "dumb" (Emacs' shell buffers, which show "\r\033[K" as it is). Otherwise the long jobs
+// write plain lines, as into a log file.
+bool progress_terminal();
 // The paths of the endgame table files (*.egtb) of a directory, by name; "cannot read the table directory
 // 'DIR': REASON" (a usage error) when the names cannot be read, rather than every table said
 // missing.

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -155,6 +156,18 @@ int run(int argc, char** argv) {
     return dispatch(name, argc, argv, quiet);
 }
 
+// "dambit: the standard output could not be written: REASON" (the reason when `error` is not 0),
+// said once however often the output fails; `status`, or 1 for a command that succeeded.
+int stdout_failed(int status, int error) {
+    static bool said = false;
+    if (!said) {
+        said = true;
+        write_to(stderr, "dambit: the standard output could not be written{}\n",
+                 error ? std::string(": ") + std::strerror(error) : std::string());
+    }
+    return status == 0 ? 1 : status;
+}
+
 // Runs subcommand `name` with argv[2..] (argv[1] is the word before them), with one line for an
 // error it throws.
 int dispatch(const std::string& name, int argc, char** argv, bool quiet) {
@@ -168,6 +181,11 @@ int dispatch(const std::string& name, int argc, char** argv, bool quiet) {
         } catch (const dambit::ParseError& e) {
             usage_error(s.name, e.what(), quiet);
         } catch (const std::exception& e) {
+            // fmt::print's failed write of the standard output (a full disk, a closed one): said
+            // as checked_output says it, once.
+            if (const auto* failed = dynamic_cast<const std::system_error*>(&e);
+                failed && !quiet && std::ferror(stdout))
+                return stdout_failed(1, failed->code().value());
             // Messages can quote a file's bytes (a header's variant name): one line always. A
             // failed allocation says so in words (the sizes users give, --hash, are checked
             // against the machine's memory: this is memory others took, or several tables).
@@ -203,9 +221,7 @@ int checked_output(int status) {
     const bool flushed = std::fflush(stdout) == 0;
     const int error = errno;
     if (flushed && !std::ferror(stdout)) return status;
-    write_to(stderr, "dambit: the standard output could not be written{}\n",
-             flushed ? "" : std::string(": ") + std::strerror(error));
-    return status == 0 ? 1 : status;
+    return stdout_failed(status, flushed ? 0 : error);
 }
 
 // A program built for one processor's instructions (-march=native, CMake's DAMBIT_MARCH) would
@@ -382,6 +398,7 @@ __attribute__((constructor(101))) DAMBIT_BASELINE void check_processor() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    dambit::cli::prepare_process();
     dambit::cluster::start(argc, argv);
     return dambit::cluster::finish(checked_output(run(argc, argv)));
 }

@@ -270,7 +270,7 @@ int build(const cli::Args& args) {
     // holds the lock for them all).
     const file_io::ExclusiveLock lock(o.dir);
     if (cluster::distributed()) return schedule_build(v, o);
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     auto last = std::chrono::steady_clock::now();
     BuildCounts counts;
     double rate = 0;
@@ -497,7 +497,7 @@ int verify(const cli::Args& args) {
     int done = bad;
     std::uint64_t done_positions = 0;
     std::string current;  // the file under way
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0 - std::chrono::seconds(1);
     std::string variant_now;  // of the files under way

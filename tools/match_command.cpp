@@ -28,6 +28,7 @@
 #include "commands.hpp"
 #include "core/file_io.hpp"
 #include "core/memory.hpp"
+#include "core/threads.hpp"
 #include "play/ballots.hpp"
 #include "play/contest.hpp"
 #include "play/loss_analysis.hpp"
@@ -881,9 +882,8 @@ int run(const cli::Args& args) {
     // An engine of another program that could not be started again (play::EngineLost): the
     // match ends as an interruption does, its pairs kept for a resume, but with exit status 1.
     std::string lost;
-    std::vector<std::thread> workers;
-    for (auto& slot : slots)
-        workers.emplace_back([&, s = slot.get()] {
+    Workers workers(int(slots.size()), "match", 0, [&](std::size_t slot) {
+            auto* s = slots[slot].get();
             try {
                 // A signal stops the workers too: pairs faster than the main loop's wait (it
                 // looks at the signal only while a result is missing) finished the whole match.
@@ -916,6 +916,12 @@ int run(const cli::Args& args) {
                 ready.notify_all();
             }
         });
+    // Whatever ends the loop below, the games under way end before the workers are joined.
+    const struct StopWorkers {
+        std::atomic<bool>& stop;
+        std::atomic<bool>& abandon;
+        ~StopWorkers() { stop = abandon = true; }
+    } stop_workers{stop, abandon};
 
     int wins = 0, draws = 0, losses = 0, forfeits_a = 0, forfeits_b = 0;
     std::array<int, 5> pairs{};  // the pairs in which A scored 0, 1/2, 1, 3/2 and 2 points
@@ -1027,7 +1033,7 @@ int run(const cli::Args& args) {
     }
     stop = true;
     abandon = true;  // the pairs under way count for nothing now
-    for (auto& w : workers) w.join();
+    workers.join();
     if (failure && journal) {
         // A full disk, say: the pairs saved before it stay, and a resume plays on from them.
         try {

@@ -148,7 +148,7 @@ std::optional<Variant> forced_variant(const cli::Args& args) {
 // four times a second.
 class Progress {
 public:
-    Progress() : terminal_(isatty(2)) {}
+    Progress() : terminal_(cli::progress_terminal()) {}
     void start(const std::string& file) {
         file_ = file;
         t0_ = last_ = std::chrono::steady_clock::now();
@@ -360,7 +360,7 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         o.warned->insert(v).second)
         fmt::print(stderr, "dambit pdn: no complete set of {} tables in {}; not probing\n",
                    R::kName, o.tables.dir);
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     const auto progress = [&](std::size_t done, std::size_t total) {
         if (cli::stop_requested()) throw Interrupted{number};
         if (!terminal) return;
@@ -634,7 +634,7 @@ int analyse(int argc, char** argv) {
             if (wanted) break;
         }
     } catch (const Interrupted& stop) {
-        if (isatty(2)) std::fputs("\r\033[K", stderr);
+        if (cli::progress_terminal()) std::fputs("\r\033[K", stderr);
         std::fflush(stdout);
         cli::eprint("dambit pdn: interrupted in game {}; {} analysed before it{}\n", stop.game,
                     cli::count_text(analysed, "game", "games"),

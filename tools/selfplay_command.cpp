@@ -15,6 +15,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "core/file_io.hpp"
+#include "core/threads.hpp"
 #include "learn/selfplay.hpp"
 #include "search/weights.hpp"
 
@@ -130,10 +131,8 @@ int run(const cli::Args& args) {
     std::map<std::uint32_t, std::vector<learn::Sample>> finished;
     std::exception_ptr failure;
     const std::uint32_t last = positions ? UINT32_MAX : std::uint32_t(games);
-    std::vector<std::thread> pool;
     // None when the part file already holds what was asked (each would allocate its table).
-    for (int t = 0; t < (done() ? 0 : threads); ++t)
-        pool.emplace_back([&] {
+    Workers pool(done() ? 0 : threads, "selfplay", 0, [&](std::size_t) {
             try {
                 search::Engine<R> engine(hash, 1);
                 engine.set_weights(weights.get());
@@ -150,12 +149,17 @@ int run(const cli::Args& args) {
                 stop = true;
             }
         });
+    // Whatever ends the loop below, the workers stop before they are joined.
+    const struct StopWorkers {
+        std::atomic<bool>& stop;
+        ~StopWorkers() { stop = true; }
+    } stop_workers{stop};
 
     // Ctrl-C, kill or a closed terminal: the games under way end, the whole blocks are in the
     // journal, and the same command goes on from there (exit status 130).
     cli::catch_stop_signals();
     bool interrupted = false, dry = false;
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint32_t first = writer->next_game();
     std::uint64_t written_positions = 0, seen_positions = 0;
@@ -220,7 +224,7 @@ int run(const cli::Args& args) {
         }
     }
     stop = true;
-    for (auto& t : pool) t.join();
+    pool.join();
     if (terminal) std::fputs("\n", stderr);
     if (failure) std::rethrow_exception(failure);
     if (interrupted) {

@@ -58,7 +58,10 @@ int run(const cli::Args& args) {
     if (last) show::mark_move<R>(board, *last);
     if (const auto svg = args.get("svg")) {
         const int pixels = int(args.get_int("size", 400, 40, 10000));
-        file_io::replace_file(*svg, show::svg_diagram(board, flip, pixels));
+        // Another run writing the same FILE.tmp at once would mix the two pictures in it.
+        const std::string path = cli::output_file("svg", *svg);
+        const auto lock = cli::lock_tmp("svg", path);
+        file_io::replace_file(path, show::svg_diagram(board, flip, pixels));
     } else if (args.has("size")) {
         throw cli::UsageError("--size goes with --svg");
     }

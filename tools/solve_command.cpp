@@ -337,8 +337,10 @@ int run(const cli::Args& args) {
         !tables.dir.empty() || opt.draw_rules ? std::max<std::int64_t>(1, hash / 8) : 0;
     if (const std::string why = beyond_memory(hash + draws); !why.empty())
         throw cli::UsageError(fmt::format(
-            "bad value '{}' for --hash ({}{})", hash, why,
-            draws ? fmt::format(", with the draw search's {} MB", draws) : std::string()));
+            fmt::runtime(args.has("hash")
+                             ? "bad value '{}' for --hash ({}{})"
+                             : "the default --hash of {} MB is {}{}; give a smaller --hash"),
+            hash, why, draws ? fmt::format(", with the draw search's {} MB", draws) : std::string()));
     opt.hash_megabytes = std::size_t(hash);
     opt.tables_dir = tables.dir;
     opt.tables_cache_megabytes = tables.cache_megabytes;
@@ -365,7 +367,7 @@ int run(const cli::Args& args) {
         bool root_whole = true;    // whether the position's own proof was done before that
     };
     // On a terminal, which move is being proven (each may take the whole time limit).
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     const auto solve = [&](search::Solver<R>& solver, const Position<R>& p) {
         Solved s;
         s.proof = solver.solve(p);

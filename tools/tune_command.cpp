@@ -414,7 +414,7 @@ int run(const cli::Args& args) {
     // the fit stops (exit status 130); the same command goes on from there.
     cli::catch_stop_signals();
 
-    const bool terminal = isatty(2);
+    const bool terminal = cli::progress_terminal();
     const auto t0 = std::chrono::steady_clock::now();
     auto last_save = t0;
     try {

@@ -27,6 +27,7 @@
 #include "core/file_io.hpp"
 #include "pdn/game.hpp"
 #include "search/engine.hpp"
+#include "core/threads.hpp"
 
 namespace dambit::book {
 
@@ -60,11 +61,11 @@ public:
                 failure = std::current_exception();
             }
         };
-        std::vector<std::thread> pool;
-        for (std::size_t t = 1; t < engines_.size() && t < positions.size(); ++t)
-            pool.emplace_back(work, std::ref(*engines_[t]));
+        const std::size_t helpers = std::min(engines_.size(), positions.size());
+        Workers pool(int(helpers > 0 ? helpers - 1 : 0), "book", 1,
+                     [&](std::size_t t) { work(*engines_[t + 1]); });
         work(*engines_[0]);
-        for (auto& t : pool) t.join();
+        pool.join();
         if (failure) std::rethrow_exception(failure);
         return out;
     }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include <sys/resource.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -25,6 +26,21 @@ inline std::int64_t meminfo_kb(const std::string& key) {
         std::getline(in, unit);
         if (name == key + ":") return kb;
     }
+    return -1;
+}
+
+// The number after `key` in /proc/self/status (kB), or -1.
+inline std::int64_t status_kb(const std::string& key) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.starts_with(key + ":")) {
+            try {
+                return std::stoll(line.substr(key.size() + 1));
+            } catch (...) {
+                return -1;
+            }
+        }
     return -1;
 }
 
@@ -133,14 +149,31 @@ inline std::int64_t memory_and_swap_megabytes() {
     return mb;
 }
 
+// The address space this process may still take under its limit (ulimit -v, RLIMIT_AS), in
+// MB: the limit less what it holds now (VmSize) and 64 MB for the stacks of its threads (8 MB
+// each) and its own allocations; -1 without a limit.
+inline std::int64_t address_space_left_megabytes() {
+    struct rlimit as {};
+    if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return -1;
+    const std::int64_t held_kb = memory_detail::status_kb("VmSize");
+    const std::int64_t limit_kb = std::int64_t(as.rlim_cur >> 10);
+    return std::max<std::int64_t>(0, (limit_kb - std::max<std::int64_t>(0, held_kb)) / 1024 - 64);
+}
+
 // Why `copies` tables of `mb` MB each cannot be allocated here: "more than the N MB of memory
-// and swap available on this machine" (with ", for the K tables this run makes" for more than
-// one), or empty when they fit or the system does not say.
+// and swap available on this machine", or, when the process's own limit of address space is
+// lower, "more than the N MB of address space left under this process's limit (ulimit -v)"
+// (with ", for the K tables this run makes" for more than one), or empty when they fit or the
+// system does not say.
 inline std::string beyond_memory(std::int64_t mb, std::int64_t copies = 1) {
-    const std::int64_t total = memory_and_swap_megabytes();
+    const std::int64_t machine = memory_and_swap_megabytes();
+    const std::int64_t left = address_space_left_megabytes();
+    const bool by_limit = left >= 0 && (machine < 0 || left < machine);
+    const std::int64_t total = by_limit ? left : machine;
     if (total < 0 || mb * copies <= total) return {};
     std::string why = "more than the " + std::to_string(total) +
-                      " MB of memory and swap available on this machine";
+                      (by_limit ? " MB of address space left under this process's limit (ulimit -v)"
+                                : " MB of memory and swap available on this machine");
     if (copies > 1) why += ", for the " + std::to_string(copies) + " tables this run makes";
     return why;
 }

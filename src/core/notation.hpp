@@ -60,6 +60,19 @@ inline bool all_digits(std::string_view s) {
     return true;
 }
 
+// A ballot's name as the ballots of `match` have them: a number and a group in Roman numerals,
+// either way round, perhaps with a colon after it ("1-I", "15-X", "I-1:", "XII-3").
+inline bool is_ballot_name(std::string_view s) {
+    if (s.ends_with(':')) s.remove_suffix(1);
+    const auto dash = s.find('-');
+    if (dash == std::string_view::npos) return false;
+    const auto roman = [](std::string_view r) {
+        return !r.empty() && r.find_first_not_of("IVXLC") == std::string_view::npos;
+    };
+    const std::string_view a = s.substr(0, dash), b = s.substr(dash + 1);
+    return (all_digits(a) && roman(b)) || (roman(a) && all_digits(b));
+}
+
 inline std::vector<std::string_view> split(std::string_view s, char sep) {
     std::vector<std::string_view> out;
     for (;;) {
@@ -586,9 +599,10 @@ PathMove<typename R::Geometry> parse_move(const Position<R>& p, std::string_view
 // position after them. Move numbers ("1.", "12...", also against the move: "1.c3-d4"), move
 // strengths and NAGs (alone or joined to the move: "32-28!", "?!", "(!)", "$1") and a game's
 // result at the end (PDN's 2-0, 0-2, 1-1, 0-0, 1-0, 0-1, 1/2-1/2, *, and ½-½ in UTF-8 or
-// Latin-1) are skipped, so a line copied from a game reads. A move that cannot be read or played
-// is a ParseError naming it and its place in the line, and a move after the end of the game says
-// so.
+// Latin-1) are skipped, so a line copied from a game reads; so is a ballot's name before the
+// first move (`1-I cd4 ba5 dc5`, `I-1: ab4`, as match names its openings: is_ballot_name). A move
+// that cannot be read or played is a ParseError naming it and its place in the line, and a move
+// after the end of the game says so.
 template <class R>
 std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::string_view text) {
     std::vector<PathMove<typename R::Geometry>> out;
@@ -598,7 +612,9 @@ std::vector<PathMove<typename R::Geometry>> play_line(Position<R>& p, std::strin
         const std::size_t end = std::min(text.find_first_of(kBlanks, at), text.size());
         const std::string_view word = text.substr(at, end - at);
         std::string_view token = word;
+        const bool first_word = at == text.find_first_not_of(kBlanks);
         at = end;
+        if (first_word && notation_detail::is_ballot_name(token)) continue;
         const auto digits = token.find_first_not_of("0123456789");
         if (digits > 0 && digits != std::string_view::npos && token[digits] == '.') {
             const auto move = token.find_first_not_of('.', digits);

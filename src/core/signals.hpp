@@ -2,6 +2,7 @@
 // closed).
 #pragma once
 
+#include <atomic>
 #include <csignal>
 
 namespace dambit {
@@ -12,8 +13,22 @@ inline bool signal_ignored(int signal) {
     return ::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN;
 }
 
+// What must be done before a signal ends the program, from a signal handler (so
+// async-signal-safe): protocol/process.cpp sets it to kill the engines of other programs it
+// started, which would otherwise run on, re-parented to init.
+inline std::atomic<void (*)()> g_before_signal_death{nullptr};
+
+// A handler that does g_before_signal_death's work, then ends the program as the signal's default
+// action would.
+inline void die_of_signal(int signal) {
+    if (const auto before = g_before_signal_death.load()) before();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
 // Installs `handler` for SIGINT, SIGTERM and SIGHUP, but for those that are ignored: an ignored
-// signal stays ignored, as `nohup` (SIGHUP) and a script's background jobs (SIGINT) need.
+// signal stays ignored, as `nohup` (SIGHUP) and a script's background jobs (SIGINT) need. A
+// handler that lets the next signal end the program installs die_of_signal for it.
 inline void handle_stop_signals(void (*handler)(int)) {
     for (const int signal : {SIGINT, SIGTERM, SIGHUP})
         if (!signal_ignored(signal)) std::signal(signal, handler);

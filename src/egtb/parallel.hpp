@@ -8,13 +8,14 @@
 #include <thread>
 #include <vector>
 
+#include "core/threads.hpp"
+
 namespace dambit::egtb {
 
 // `work` takes its pieces from a shared counter of its own; `on_error`, called once under a lock
 // when a thread fails, can make the others stop early (say, by moving that counter to the end).
 template <class F, class E>
 void run_parallel(int threads, F&& work, E&& on_error) {
-    std::vector<std::thread> pool;
     std::exception_ptr error;
     std::mutex lock;
     auto guarded = [&] {
@@ -28,9 +29,9 @@ void run_parallel(int threads, F&& work, E&& on_error) {
             }
         }
     };
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(guarded);
+    Workers pool(std::max(1, threads) - 1, "table", 1, [&](std::size_t) { guarded(); });
     guarded();
-    for (auto& t : pool) t.join();
+    pool.join();
     if (error) std::rethrow_exception(error);
 }
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <thread>
+
+#include "core/threads.hpp"
 
 namespace dambit::learn {
 
@@ -46,10 +47,9 @@ void for_chunks(std::size_t rows, int threads, F&& body) {
         for (int c; (c = next++) < kChunks;)
             body(c, rows * std::size_t(c) / kChunks, rows * std::size_t(c + 1) / kChunks);
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    Workers pool(threads - 1, "tune", 1, [&](std::size_t) { work(); });
     work();
-    for (auto& t : pool) t.join();
+    pool.join();
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "core/key.hpp"
 #include "core/movegen.hpp"
+#include "core/threads.hpp"
 
 namespace dambit {
 
@@ -481,10 +482,9 @@ void perft_run(const PerftSplit<R>& split, Duplicates dup, int threads, PerftHas
             if (!failure) failure = std::current_exception();
         }
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    Workers pool(threads - 1, "perft", 1, [&](std::size_t) { work(); });
     work();
-    for (auto& t : pool) t.join();
+    pool.join();
     if (failure) std::rethrow_exception(failure);
 }
 

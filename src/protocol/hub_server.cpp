@@ -345,6 +345,9 @@ private:
                     search::Limits limits, Mode mode, Output& out) {
         // Pondering and analysis run until told to stop (an analysis with a level stops at it).
         if (mode == Mode::kPonder) limits = search::Limits{.infinite = true, .multipv = limits.multipv};
+        // An analysis searches a position with one legal move for its score, as `search` does
+        // (under a level it answered after the first iteration, with that iteration's score).
+        if (mode == Mode::kAnalyze) limits.analysis = true;
         if (mode == Mode::kThink && book_)
             if (const auto m = book_->choose(root, history.size()))
                 return "done move=" + hub_move_text<R>(m->move);

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "core/signals.hpp"
+
 namespace dambit::proc {
 namespace {
 
@@ -25,25 +27,27 @@ namespace {
 constexpr int kSlots = 64;
 std::atomic<pid_t> g_groups[kSlots];
 
-extern "C" void kill_children_and_die(int sig) {
+void kill_children() {
     for (auto& g : g_groups) {
         const pid_t pg = g.load();
         if (pg > 0) ::kill(-pg, SIGKILL);
     }
-    ::signal(sig, SIG_DFL);
-    ::raise(sig);
 }
 
+// Whatever signal ends dambit, the engines go with it: by die_of_signal where the signal had its
+// default action, and through the stop handlers' second signal (core/signals.hpp), which calls
+// the same g_before_signal_death.
 void install_handlers_once() {
     static std::once_flag once;
     std::call_once(once, [] {
         ::signal(SIGPIPE, SIG_IGN);
+        g_before_signal_death.store(kill_children);
         for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
             struct sigaction old {};
             ::sigaction(sig, nullptr, &old);
             if (old.sa_handler != SIG_DFL) continue;  // someone else handles it (or ignores it)
             struct sigaction sa {};
-            sa.sa_handler = kill_children_and_die;
+            sa.sa_handler = die_of_signal;
             sigemptyset(&sa.sa_mask);
             ::sigaction(sig, &sa, nullptr);
         }
@@ -104,10 +108,11 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line)
         ::setpgid(0, 0);
         ::dup2(to_child[0], 0);
         ::dup2(from_child[1], 1);
-        // SIGPIPE is dambit's own choice; SIGINT, SIGTERM and SIGHUP are caught here or were
-        // ignored when dambit started (nohup): exec makes the caught ones default, and the
-        // ignored ones stay ignored for the engine too.
+        // SIGPIPE and SIGXFSZ are dambit's own choices; SIGINT, SIGTERM and SIGHUP are caught
+        // here or were ignored when dambit started (nohup): exec makes the caught ones default,
+        // and the ignored ones stay ignored for the engine too.
         ::signal(SIGPIPE, SIG_DFL);
+        ::signal(SIGXFSZ, SIG_DFL);
         ::execl(shell, "sh", "-c", text, static_cast<char*>(nullptr));
         ::_exit(127);
     }

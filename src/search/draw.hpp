@@ -56,12 +56,29 @@ constexpr std::uint16_t lone_king_plies(LoneKing before, LoneKing after, int pli
     return std::uint16_t(plies + 1);
 }
 
+// Russian (Kodeks): three or more kings against a lone king (the other side's one piece, a
+// king), from the pieces and kings of White (n[0], k[0]) and Black. Its 15 moves count "from
+// the moment the ratio was established": a promotion or a capture that keeps it (a fourth king
+// crowned, the lone king taking one of four) does not start them again.
+constexpr bool russian_lone_king(const int (&n)[2], const int (&k)[2]) {
+    return (k[0] >= 3 && n[1] == 1 && k[1] == 1) || (k[1] >= 3 && n[0] == 1 && k[0] == 1);
+}
+
+template <class R>
+bool russian_lone_king(const Position<R>& p) {
+    const int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
+    const int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
+    return russian_lone_king(n, k);
+}
+
 }  // namespace draw_detail
 
 struct DrawCounters {
     std::uint16_t kings_only = 0;  // plies since a man moved or a piece was taken
-    // The plies the material rules count: in Russian since a piece was taken or a man promoted;
-    // in International since the lone king's ending began (draw_detail::lone_king_plies).
+    // The plies the material rules count: in Russian since a piece was taken or a man promoted
+    // (in three or more kings against a lone king, since that ending began:
+    // draw_detail::russian_lone_king); in International since the lone king's ending began
+    // (draw_detail::lone_king_plies).
     std::uint16_t material = 0;
 
     // The counters after `m` is played in `p`.
@@ -83,8 +100,19 @@ struct DrawCounters {
             n[other] -= popcount(m.captured);
             k[other] -= popcount(m.captured & p.kings);
             d.material = draw_detail::lone_king_plies(before, draw_detail::lone_king(n, k), material);
+        } else if (!m.is_capture() && !m.promotes()) {
+            d.material = std::uint16_t(material + 1);
+        } else if constexpr (std::is_same_v<R, Russian>) {
+            const int mover = int(p.side), other = 1 - mover;
+            int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
+            int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
+            const bool before = draw_detail::russian_lone_king(n, k);
+            k[mover] += m.promotes() ? 1 : 0;
+            n[other] -= popcount(m.captured);
+            k[other] -= popcount(m.captured & p.kings);
+            d.material = before && draw_detail::russian_lone_king(n, k) ? std::uint16_t(material + 1) : 0;
         } else {
-            d.material = m.is_capture() || m.promotes() ? 0 : std::uint16_t(material + 1);
+            d.material = 0;
         }
         return d;
     }
@@ -104,6 +132,11 @@ struct DrawCounters {
         if constexpr (std::is_same_v<R, International>)
             d.material = draw_detail::lone_king_plies(draw_detail::lone_king(a),
                                                       draw_detail::lone_king(b), material);
+        else if constexpr (std::is_same_v<R, Russian>)
+            d.material = (capture || promoted) && !(draw_detail::russian_lone_king(a) &&
+                                                    draw_detail::russian_lone_king(b))
+                             ? 0
+                             : std::uint16_t(material + 1);
         else
             d.material = capture || promoted ? 0 : std::uint16_t(material + 1);
         return d;
@@ -124,13 +157,13 @@ int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
     int left = kNoCounterDraw;
     const auto rule = [&](int limit, int counter) { left = std::min(left, limit - counter); };
     if constexpr (std::is_same_v<R, Russian>) {
-        // Kodeks: 15 moves of each side with only kings moving.
-        rule(30, c.kings_only);
+        // Kodeks: 15 moves of each side with only kings moving (none without kings: a FEN's H
+        // field with no king on the board counts no moves of kings).
+        if (p.kings) rule(30, c.kings_only);
         const auto wk = popcount(p.pieces[0] & p.kings), bk = popcount(p.pieces[1] & p.kings);
         const auto w = popcount(p.pieces[0]), b = popcount(p.pieces[1]);
         // Three or more kings against a lone king: 15 moves.
-        if ((wk >= 3 && b == 1 && bk == 1) || (bk >= 3 && w == 1 && wk == 1))
-            rule(30, c.material);
+        if (draw_detail::russian_lone_king(p)) rule(30, c.material);
         // Kings on both sides, material unchanged: 2-3 pieces 5 moves, 4-5 pieces 30, 6-7 60.
         if (wk > 0 && bk > 0) {
             const int n = w + b;
@@ -138,8 +171,8 @@ int plies_to_counter_draw(const Position<R>& p, const DrawCounters& c) {
             if (limit) rule(limit, c.material);
         }
     } else if constexpr (std::is_same_v<R, International>) {
-        // FMJD: 25 moves of each side with only kings moving and no capture.
-        rule(50, c.kings_only);
+        // FMJD: 25 moves of each side with only kings moving and no capture (none without kings).
+        if (p.kings) rule(50, c.kings_only);
         // A lone king against three pieces with a king: 16 moves; against one or two: 5 moves.
         switch (draw_detail::lone_king(p)) {
             case draw_detail::LoneKing::kFive: rule(draw_detail::kFivePlies, c.material); break;

@@ -81,7 +81,10 @@ public:
                                        const Callbacks& callbacks,
                                        const TableErrorReport& on_table_error);
 
-    // Ends the current search soon; safe to call from any thread.
+    // Ends the current search soon; safe to call from any thread, but only while a search runs:
+    // go() clears it as it starts, so a stop() just before go() is lost. A caller that may stop
+    // a search before it starts (a GUI's stop racing its go) gives Callbacks::stop_flag instead,
+    // which go() reads as it starts.
     void stop();
 
 private:
