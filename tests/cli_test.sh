@@ -1141,6 +1141,23 @@ if command -v script >/dev/null; then
   if [ -s "$fx/dumb.log" ] && ! grep -q $'\033' "$fx/dumb.log"; then pass=$((pass + 1)); else
     echo "FAIL term-dumb: $(cat -v "$fx/dumb.log" | head -3)"; fail=$((fail + 1)); fi
 fi
+# egtb build's default threads: the processors it may run on (taskset -c 0: one), not all of the
+# machine's (it started as many as the machine has, over-subscribing the one it was given). Not
+# under the sanitizers, whose runtimes may run threads of their own.
+if command -v taskset >/dev/null && [ "$sanitized" -eq 0 ]; then
+  taskset -c 0 "$dambit" egtb build --variant russian --pieces 4 --dir "$fx/t4aff" >/dev/null 2>&1 &
+  builder=$!
+  most=0
+  while kill -0 "$builder" 2>/dev/null; do
+    n=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$builder/status" 2>/dev/null)
+    [ -n "$n" ] && [ "$n" -gt "$most" ] && most=$n
+    sleep 0.02
+  done
+  wait "$builder"
+  status=$?
+  if [ "$status" -eq 0 ] && [ "$most" -eq 1 ]; then pass=$((pass + 1)); else
+    echo "FAIL egtb-affinity: status $status, most threads $most"; fail=$((fail + 1)); fi
+fi
 # Under a limit of address space (ulimit -v; not under the sanitizers, whose shadow memory needs
 # more): threads the system refuses leave the work to those it started, one line says so, and
 # the counts are right (perft 5 of Russian: 7482, RULES.md §6); the default --hash that does

@@ -597,6 +597,9 @@ mkdir -p "$tmp/jd.pdn.journal"
 check2 pgn-journal-dir "^dambit match: --pgn: '$tmp/jd.pdn.journal' is a directory\$" --depth 2 --openings 1 --pgn "$tmp/jd.pdn"
 [ ! -e "$tmp/jd.pdn.tmp" ] && ok || bad pgn-journal-dir-tmp "$tmp/jd.pdn.tmp left"
 check2 bad-tc-inc "'60\+x' for --tc" --tc 60+x
+# Well formed but out of range: said so, not "want BASE+INC" (a time tester's report).
+check2 bad-tc-zero "^dambit match: bad value '0\+0.1' for --tc \(the base must be at least 1 ms: a clock that starts empty has lost at once\)\$" --tc 0+0.1
+check2 bad-tc-big "^dambit match: bad value '1e12\+0' for --tc \(BASE and INC are seconds from 0 to 1000000\)\$" --tc 1e12+0
 check2 empty-hub "empty command in 'hub:'" --b hub:
 check2 bad-sprt "'elo0=x'" --sprt 'elo0=x elo1=5'
 check2 bad-dxp "'dxp:nohost'" --b dxp:nohost

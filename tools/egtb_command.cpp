@@ -1,5 +1,6 @@
 // dambit egtb: build, probe, verify and list endgame tables.
 #include <fmt/format.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,7 +61,7 @@ constexpr const char* kHelp =
     "  --pieces N         largest number of pieces (2..8)\n"
     "  --dir DIR          the table directory (default egtb; --egtb DIR too, as the other\n"
     "                     commands name it, and --egtb-cache MB for --cache)\n"
-    "  --threads T        worker threads (default: the number of processors)\n"
+    "  --threads T        worker threads (default: the processors it may use)\n"
     "  --memory MB        most memory the build may take (default: three quarters of the RAM or of\n"
     "                     the container's memory limit)\n"
     "  --dtw K            distance tables up to K pieces (default 5 on 8x8, 4 on 10x10, at most N)\n"
@@ -74,7 +75,15 @@ constexpr const char* kHelp =
     "\"plies\"}]};\n"
     "                     info: one object per slice and line\n";
 
-int default_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+// The processors this process may run on (its affinity: `taskset -c 0`, a container's cpuset),
+// as nproc counts them; all of the machine's when that cannot be read.
+int default_threads() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return std::min(256, CPU_COUNT(&set));
+    return int(std::clamp(std::thread::hardware_concurrency(), 1u, 256u));
+}
 
 using cli::count_text;
 using cli::duration_text;

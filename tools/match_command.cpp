@@ -318,15 +318,16 @@ SideSpec side_spec(const cli::Args& args, const char* name, const search::Tuning
 
 // --tc BASE+INC (seconds); throws UsageError naming the text.
 play::TimeControl parse_tc(const std::string& text) {
-    auto bad = [&] {
-        return cli::UsageError(
-            fmt::format("bad value '{}' for --tc (want BASE+INC in seconds, e.g. 60+0.5)", text));
+    auto bad = [&](const char* why) {
+        return cli::UsageError(fmt::format("bad value '{}' for --tc ({})", text, why));
     };
     const auto plus = text.find('+');
     auto seconds = [&](const std::string& t) {
         char* end = nullptr;
         const double v = std::strtod(t.c_str(), &end);
-        if (t.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e6) throw bad();
+        if (t.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+            throw bad("want BASE+INC in seconds, e.g. 60+0.5");
+        if (v > 1e6) throw bad("BASE and INC are seconds from 0 to 1000000");
         return v;
     };
     const double base = seconds(text.substr(0, plus));
@@ -334,7 +335,8 @@ play::TimeControl parse_tc(const std::string& text) {
     play::TimeControl tc;
     tc.base_ms = std::int64_t(std::llround(base * 1000));
     tc.increment_ms = std::int64_t(std::llround(inc * 1000));
-    if (tc.base_ms <= 0) throw bad();
+    if (tc.base_ms <= 0)
+        throw bad("the base must be at least 1 ms: a clock that starts empty has lost at once");
     return tc;
 }
 
