@@ -348,6 +348,15 @@ if [ "$status" -eq 130 ] && [ "$took" -lt 12 ] &&
 # comes once the engine to move first has been sent its `go` (its input is copied to a log), not
 # after a fixed time: under ThreadSanitizer the handshake alone took longer than 1.5 s.
 printf 'black\tB:W21-32:B1-12\n' >"$tmp/black.txt"
+# wait_for_go LOG PID: until the engine whose input is copied to LOG has been sent its `go` (or
+# the match PID has ended), then a moment for the search to begin.
+wait_for_go() {
+  for _ in $(seq 3000); do
+    { grep -q '^go' "$1" 2>/dev/null || ! kill -0 "$2" 2>/dev/null; } && break
+    sleep 0.01
+  done
+  sleep 0.2
+}
 for case in stop hang; do
   log="$tmp/int-$case.in" a="hub:$dambit hub"
   if [ "$case" = stop ]; then a="hub:tee $log | $dambit hub" b="hub:$dambit hub" from=(--openings 1)
@@ -356,11 +365,7 @@ for case in stop hang; do
   env --default-signal=INT "$dambit" match --a "$a" --b "$b" --movetime 20000 "${from[@]}" \
     >"$tmp/int-$case.out" 2>"$tmp/int-$case.err" &
   pid=$!
-  for _ in $(seq 3000); do
-    { grep -q '^go' "$log" 2>/dev/null || ! kill -0 $pid 2>/dev/null; } && break
-    sleep 0.01
-  done
-  sleep 0.2
+  wait_for_go "$log" $pid
   kill -INT $pid 2>/dev/null
   wait $pid
   status=$? took=$(($(date +%s) - start))
@@ -379,11 +384,7 @@ log="$tmp/int-twice.in"
 env --default-signal=INT "$dambit" match --b "hub:tee $log | $tmp/fake.sh sleep" --movetime 20000 \
   --openings-file "$tmp/black.txt" >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 3000); do
-  { grep -q '^go' "$log" 2>/dev/null || ! kill -0 $pid 2>/dev/null; } && break
-  sleep 0.01
-done
-sleep 0.2
+wait_for_go "$log" $pid
 kill -INT $pid 2>/dev/null
 sleep 0.3
 kill -INT $pid 2>/dev/null

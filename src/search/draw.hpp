@@ -19,6 +19,25 @@ namespace dambit::search {
 
 namespace draw_detail {
 
+// The pieces (n) and kings (k) of White ([0]) and Black ([1]).
+struct Counts {
+    int n[2], k[2];
+};
+template <class R>
+Counts counts_of(const Position<R>& p) {
+    return {{popcount(p.pieces[0]), popcount(p.pieces[1])},
+            {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)}};
+}
+// The counts after `m`, a move of p.side in `p` whose counts are `c`.
+template <class R>
+Counts counts_after(const Position<R>& p, const Move<typename R::Geometry>& m, Counts c) {
+    const int mover = int(p.side), other = 1 - mover;
+    c.k[mover] += m.promotes() ? 1 : 0;
+    c.n[other] -= popcount(m.captured);
+    c.k[other] -= popcount(m.captured & p.kings);
+    return c;
+}
+
 // International's endings of a lone king (FMJD; KNDB's rules say "after a position arose of one
 // king against at most two pieces including a king", and of "three pieces including a king"):
 // the side with one piece, a king, against at most two pieces of which one is a king (5 moves
@@ -40,9 +59,8 @@ constexpr LoneKing lone_king(const int (&n)[2], const int (&k)[2]) {
 template <class R>
 LoneKing lone_king(const Position<R>& p) {
     if (popcount(p.pieces[0] | p.pieces[1]) > 4) return LoneKing::kNone;
-    const int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
-    const int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
-    return lone_king(n, k);
+    const Counts c = counts_of(p);
+    return lone_king(c.n, c.k);
 }
 
 // The count of the lone-king rules after a move from an ending `before` to one `after`, the
@@ -66,9 +84,8 @@ constexpr bool russian_lone_king(const int (&n)[2], const int (&k)[2]) {
 
 template <class R>
 bool russian_lone_king(const Position<R>& p) {
-    const int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
-    const int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
-    return russian_lone_king(n, k);
+    const Counts c = counts_of(p);
+    return russian_lone_king(c.n, c.k);
 }
 
 }  // namespace draw_detail
@@ -92,25 +109,20 @@ struct DrawCounters {
                 d.material = 0;
                 return d;
             }
-            const int mover = int(p.side), other = 1 - mover;
-            int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
-            int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
-            const auto before = draw_detail::lone_king(n, k);
-            k[mover] += m.promotes() ? 1 : 0;
-            n[other] -= popcount(m.captured);
-            k[other] -= popcount(m.captured & p.kings);
-            d.material = draw_detail::lone_king_plies(before, draw_detail::lone_king(n, k), material);
+            const auto before = draw_detail::counts_of(p);
+            const auto after = draw_detail::counts_after(p, m, before);
+            d.material = draw_detail::lone_king_plies(draw_detail::lone_king(before.n, before.k),
+                                                      draw_detail::lone_king(after.n, after.k),
+                                                      material);
         } else if (!m.is_capture() && !m.promotes()) {
             d.material = std::uint16_t(material + 1);
         } else if constexpr (std::is_same_v<R, Russian>) {
-            const int mover = int(p.side), other = 1 - mover;
-            int n[2] = {popcount(p.pieces[0]), popcount(p.pieces[1])};
-            int k[2] = {popcount(p.pieces[0] & p.kings), popcount(p.pieces[1] & p.kings)};
-            const bool before = draw_detail::russian_lone_king(n, k);
-            k[mover] += m.promotes() ? 1 : 0;
-            n[other] -= popcount(m.captured);
-            k[other] -= popcount(m.captured & p.kings);
-            d.material = before && draw_detail::russian_lone_king(n, k) ? std::uint16_t(material + 1) : 0;
+            const auto before = draw_detail::counts_of(p);
+            const auto after = draw_detail::counts_after(p, m, before);
+            d.material = draw_detail::russian_lone_king(before.n, before.k) &&
+                                 draw_detail::russian_lone_king(after.n, after.k)
+                             ? std::uint16_t(material + 1)
+                             : 0;
         } else {
             d.material = 0;
         }
