@@ -400,3 +400,22 @@ TEST_CASE("a book from games: the positions played, their results, negamax", "[b
     CHECK(read.unplayed == 1);
     std::filesystem::remove(cosmetic);
 }
+
+TEST_CASE("book: one of a dambit before 2026-12-07 is named as such, not as other settings",
+          "[book]") {
+    using dambit::book::BookHeader;
+    // Books before 2026-12-07 named the --eval choice and no table size (docs/book.md); "give
+    // them" could not be followed: no option gives `eval=auto` or no hash.
+    const BookHeader old{"russian", "nodes=2000,eval=auto"};
+    const BookHeader now{"russian", "nodes=2000,eval=xxh64:b20916de7cf9896b,hash=4"};
+    CHECK(old.before_checksums());
+    CHECK_FALSE(now.before_checksums());
+    CHECK_FALSE(BookHeader{"russian", "search=none"}.before_checksums());
+    CHECK(dambit::book::other_settings("bk.book", old, now, "build it again") ==
+          "'bk.book' was written by a dambit before 2026-12-07 (its header names the --eval "
+          "choice, nodes=2000,eval=auto, not the weights' checksum, and no table size): this one "
+          "cannot extend it; build it again");
+    const BookHeader other{"russian", "nodes=2001,eval=xxh64:b20916de7cf9896b,hash=4"};
+    CHECK(dambit::book::other_settings("bk.book", other, now, "give them") ==
+          "'bk.book' was built with other settings (nodes=2001, now nodes=2000); give them");
+}

@@ -988,6 +988,14 @@ check option-value-forgotten 2 '^$' "^dambit perft: option '--depth' needs a val
 check option-value-last 2 '^$' "^dambit perft: option '--depth' needs a value$" -- perft --depth
 check fen-long-token 2 '^$' "^dambit show: unknown square 'x{150,}\.\.\.x{50,}'$" -- show --fen "W:W$long"
 check version 0 '^dambit [0-9]+\.[0-9]+' '^$' -- --version
+# Its second line names the build by the checksum of its executable, as journals do: the same for
+# a copy of it, another for a copy one byte longer (builds a week apart both said `dambit 0.9`).
+cp "$dambit" "$fx/copy" && cp "$dambit" "$fx/longer" && printf 'x' >>"$fx/longer"
+build=$("$dambit" --version | sed -n 2p)
+if grep -Eq '^build xxh64:[0-9a-f]{16}$' <<<"$build" && [ "$("$fx/copy" --version | sed -n 2p)" = "$build" ] &&
+   [ "$("$fx/longer" --version | sed -n 2p)" != "$build" ] &&
+   grep -Eq '^build xxh64:[0-9a-f]{16}$' <<<"$("$fx/longer" --version | sed -n 2p)"; then
+  pass=$((pass + 1)); else echo "FAIL version-build: $build"; fail=$((fail + 1)); fi
 # A table size beyond the machine's memory (and swap) is refused by name, not left to fail
 # allocating (it printed 'error: std::bad_alloc'); 2^20 MB is the range's top, far above it here.
 for cmd in "search --depth 1" "perft --depth 1" "solve --fen W:Wa1,c1:Ba3"; do

@@ -878,3 +878,31 @@ TEST_CASE("egtb: verify stops between the pieces of its work when asked", "[egtb
                     Interrupted);
     CHECK(reports == 0);
 }
+
+// A journal names the tables by what they hold (tools/cli.hpp): a resume with other tables built
+// into the same folder was taken (it named the folder's path), and the same tables copied to
+// another folder were refused. The identity reads each table's name and 128-byte header (which
+// holds the checksums of its blocks), so files of any bytes serve here.
+TEST_CASE("egtb: the tables' identity is what they hold, not where", "[egtb]") {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / ("dambit_tables_id." + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "a");
+    const auto write = [](const fs::path& p, char fill) {
+        std::ofstream(p, std::ios::binary) << std::string(200, fill);
+    };
+    write(root / "a" / "russian-0101.egtb", 'x');
+    write(root / "a" / "russian-0110.egtb", 'y');
+    const std::string a = cli::tables_identity((root / "a").string());
+    CHECK(a.ends_with(" (2 tables)"));
+    CHECK(a.starts_with("xxh64:"));
+    fs::copy(root / "a", root / "copy");
+    CHECK(cli::tables_identity((root / "copy").string()) == a);
+    CHECK(cli::tables_identity((root / "a").string() + "/") == a);
+    write(root / "a" / "russian-0201.egtb", 'z');  // the next piece count built into the folder
+    CHECK(cli::tables_identity((root / "a").string()) != a);
+    write(root / "copy" / "russian-0110.egtb", 'w');  // a table built again, other bytes
+    CHECK(cli::tables_identity((root / "copy").string()) != a);
+    CHECK(cli::tables_identity("") == "none");
+    fs::remove_all(root);
+}

@@ -50,6 +50,10 @@ kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 if [ -e "$dir/q.dat.part" ]; then
   expect_error other-settings 2 "was begun with other settings \(seed=9, now seed=10\); remove it or give them\$" -- \
     selfplay --variant russian --nodes 300 --games 300 --seed 10 --out "$dir/q.dat"
+  # The default table size, which the header leaves out, is named all the same (it said "now
+  # none" to a user who gave --hash 16).
+  expect_error other-hash 2 "was begun with other settings \(hash=16, now hash=8\); remove it or give them\$" -- \
+    selfplay --variant russian --nodes 300 --games 300 --seed 9 --hash 8 --out "$dir/q.dat"
 fi
 # A part file whose first block fails its check (one.dat copied as the part file of a run with
 # its settings, and a byte of the first block's positions changed; docs/learning.md: the block

@@ -297,9 +297,10 @@ int build(const cli::Args& args, const std::vector<std::string>& files) {
             throw cli::UsageError(e.what());
         }
         if (f.header.variant != header.variant || f.header.settings != header.settings)
-            throw cli::UsageError(fmt::format(
-                "'{}' was built with other settings ({}); give them, or another --out", *out,
-                settings_change(f.header.described(), header.described())));
+            throw cli::UsageError(book::other_settings(
+                *out, f.header, header,
+                f.header.before_checksums() ? "build it again, or give another --out"
+                                            : "give them, or another --out"));
         from_file = std::move(f.records);
     }
     try {

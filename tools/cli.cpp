@@ -327,11 +327,25 @@ std::string file_identity(const std::string& path, const std::string& option) {
     }
 }
 
-std::string folder_identity(const std::string& dir) {
+std::string tables_identity(const std::string& dir) {
     if (dir.empty()) return "none";
-    std::error_code ec;
-    const auto path = std::filesystem::weakly_canonical(dir, ec);
-    return ec ? dir : path.string();
+    // A table's 128-byte header holds the XXH64 of its block index (which holds each block's)
+    // and of itself (egtb/file.hpp): the headers and names say what the tables hold.
+    XXH64_state_t* state = XXH64_createState();
+    XXH64_reset(state, 0);
+    const auto files = table_files(dir);
+    for (const std::string& path : files) {
+        const std::string name = std::filesystem::path(path).filename().string();
+        XXH64_update(state, name.data(), name.size() + 1);
+        char header[128] = {};
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        const std::size_t got = f ? std::fread(header, 1, sizeof header, f) : 0;
+        if (f) std::fclose(f);
+        XXH64_update(state, header, got);
+    }
+    const std::uint64_t h = XXH64_digest(state);
+    XXH64_freeState(state);
+    return fmt::format("xxh64:{:016x} ({})", h, count_text(files.size(), "table", "tables"));
 }
 
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {

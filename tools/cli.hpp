@@ -131,9 +131,12 @@ std::string eval_identity(const search::LearnedWeights* weights);
 std::string program_identity();
 // A file as the checksum of its bytes ("xxh64:HEX"); throws UsageError("OPTION: cannot read ...").
 std::string file_identity(const std::string& path, const std::string& option);
-// A folder as its canonical absolute path ("none" for an empty one), so that "t/" and "t", or a
-// relative path given from another directory, name the same folder in a journal.
-std::string folder_identity(const std::string& dir);
+// A folder of endgame tables as what it holds ("none" for an empty name): the checksum of its
+// tables' names and headers (each header holds the checksums of the table's blocks), "xxh64:HEX
+// (N tables)". A journal then refuses a resume with other tables in the same folder (the next
+// piece count built into it) and takes the same tables copied elsewhere; it named the folder's
+// path, the other way round.
+std::string tables_identity(const std::string& dir);
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
 inline constexpr const char* kDefaultEval = "auto";

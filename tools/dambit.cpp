@@ -150,7 +150,11 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (name == "--version" || name == "version") {
-        if (!quiet) write_to(stdout, "dambit {}\n", dambit::kVersion);
+        // The second line names this build as the journals of interrupted jobs do (the
+        // checksum of its executable), where two builds share a version number.
+        if (!quiet)
+            write_to(stdout, "dambit {}\nbuild {}\n", dambit::kVersion,
+                     dambit::cli::program_identity());
         return 0;
     }
     return dispatch(name, argc, argv, quiet);

@@ -487,7 +487,7 @@ std::string llr_text(double llr) { return fmt::format("{:.2f}", std::abs(llr) < 
 // resume with other settings is refused, naming what changed (settings_change). The program by
 // the checksum of its executable; each engine's search switches, threads and table as it uses
 // them, its evaluation and book by name and by the checksum of their bytes; the limits, the
-// grace (it decides forfeits) and the tables (by their folder's absolute path). --concurrency,
+// grace (it decides forfeits) and the tables (by what they hold: cli::tables_identity). --concurrency,
 // --sprt and --openings may change between runs: they decide which games are played or counted,
 // not how each one goes; the openings themselves are checked against the games (resumed_pairs).
 //
@@ -505,7 +505,7 @@ std::string match_settings(const cli::Args& args, const search::Limits& limits,
     std::string s = fmt::format("dambit={},variant={},{},max-plies={},grace={},egtb={}",
                                 cli::program_identity(), R::kName, limit, rules.max_plies,
                                 rules.time.grace_ms,
-                                pdn::journal_value(cli::folder_identity(tables.dir)));
+                                pdn::journal_value(cli::tables_identity(tables.dir)));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
         if (spec->kind != SideSpec::Kind::kEngine) {
             s += fmt::format(",{}={}:{}", letter,

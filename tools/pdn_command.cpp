@@ -499,7 +499,7 @@ constexpr pdn::JournalKind kAnalyseJournal{"analyse", "game",  0, false, "analys
 
 // What decides the analysed games, as the journal records it: the program and the input by
 // their checksums, the limits, marks, threads, table, evaluation (a weights file by its
-// checksum), rules and tables (by their folder's absolute path).
+// checksum), rules and tables (by what they hold: cli::tables_identity).
 std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
                              std::string_view input) {
     std::string s = fmt::format("dambit={},input=xxh64:{:016x},", cli::program_identity(),
@@ -513,7 +513,7 @@ std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
     s += fmt::format(",variant={},game={},egtb={}",
                      args.has("variant") ? variant_name(args.variant()) : "tagged",
                      args.has("game") ? args.get_or("game", "") : "all",
-                     pdn::journal_value(cli::folder_identity(o.tables.dir)));
+                     pdn::journal_value(cli::tables_identity(o.tables.dir)));
     return s;
 }
 

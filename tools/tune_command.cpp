@@ -270,8 +270,11 @@ int run(const cli::Args& args) {
             throw cli::UsageError(fmt::format(
                 "{}: the same data as {} (seed {}, {}); make it again with another --seed",
                 path, it->second, d.header.seed, d.header.settings));
-        sources += fmt::format("{}{} ({} games, {}, seed {})", sources.empty() ? "" : "; ", path,
-                               d.games, d.header.settings, d.header.seed);
+        // By its file name, not the path as typed: `d.dat`, `./d.dat` and `/abs/d.dat` give the
+        // same weights file, byte for byte (its checksum names the evaluation elsewhere).
+        sources += fmt::format("{}{} ({} games, {}, seed {})", sources.empty() ? "" : "; ",
+                               std::filesystem::path(path).filename().string(), d.games,
+                               d.header.settings, d.header.seed);
         for (const auto& x : d.samples) {
             // The checksums pass for any bytes a program wrote: each record must be a position.
             if (const char* bad = learn::invalid_sample<typename R::Geometry>(x))

@@ -107,6 +107,17 @@ void write_book(const std::string& path, const BookHeader& header, std::vector<R
     file_io::replace_file(path, bytes);
 }
 
+std::string other_settings(const std::string& path, const BookHeader& old, const BookHeader& now,
+                           const char* advice) {
+    if (old.before_checksums())
+        return fmt::format("'{}' was written by a dambit before 2026-12-07 (its header names the "
+                           "--eval choice, {}, not the weights' checksum, and no table size): "
+                           "this one cannot extend it; {}",
+                           path, old.settings, advice);
+    return fmt::format("'{}' was built with other settings ({}); {}", path,
+                       settings_change(old.described(), now.described()), advice);
+}
+
 Journal::Journal(const std::string& path, const BookHeader& header, std::vector<Record>& records)
     : part_(path + ".part") {
     const std::string head = header_bytes(header);
@@ -119,7 +130,9 @@ Journal::Journal(const std::string& path, const BookHeader& header, std::vector<
         const BookHeader old = parse_header(bytes, part_);
         if (bytes.compare(0, kHeaderBytes, head) != 0)
             throw std::runtime_error(
-                part_header_mismatch(part_, old.described(), header.described()));
+                old.before_checksums()
+                    ? other_settings(part_, old, header, "remove it to start again")
+                    : part_header_mismatch(part_, old.described(), header.described()));
         // Whether a whole block that passes its check starts at byte q.
         auto whole_block_at = [&](std::size_t q) {
             if (bytes.size() - q < 16 || get<std::uint32_t>(bytes.data() + q) != kBlockTag)

@@ -54,7 +54,18 @@ struct BookHeader {
     std::string settings;  // how it was built, as text (at most 88 bytes)
     // Both as one settings text, "variant=russian,nodes=300,...", for settings_change.
     std::string described() const { return "variant=" + variant + "," + settings; }
+    // Written by a dambit before 2026-12-07, whose books named the --eval choice (`eval=auto`)
+    // rather than the weights' checksum, and no table size: no run of this one can extend it.
+    bool before_checksums() const {
+        return settings.find("eval=") != std::string::npos &&
+               settings.find("hash=") == std::string::npos;
+    }
 };
+
+// Why the book (or its journal) `path`, with `old`, cannot be extended by a build of `now`: a
+// book of an earlier dambit said so, else the settings that differ (settings_change).
+std::string other_settings(const std::string& path, const BookHeader& old, const BookHeader& now,
+                           const char* advice);
 
 inline constexpr std::uint32_t kBookVersion = 1;
 

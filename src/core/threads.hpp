@@ -13,6 +13,12 @@
 
 namespace dambit {
 
+// Whether a refused thread was said already, once a process whatever the work.
+inline std::atomic<bool>& threads_refused_said() {
+    static std::atomic<bool> said{false};
+    return said;
+}
+
 // Up to `count` threads, thread i running f(i), joined when the object goes (or by join()). A
 // thread the system refuses ends the starting: the work goes on with those started and `beside`
 // threads that do it as well (the caller's own), and one line on stderr says so, once a process
@@ -32,8 +38,7 @@ public:
                 if (started == 0)
                     throw std::runtime_error(std::string("no ") + what +
                                              " thread could be started (" + e.what() + ")");
-                static std::atomic<bool> said{false};
-                if (!said.exchange(true))
+                if (!threads_refused_said().exchange(true))
                     std::fprintf(stderr,
                                  "dambit: only %d of %d %s threads could be started (%s): going "
                                  "on with %d\n",

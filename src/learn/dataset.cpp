@@ -149,11 +149,14 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         std::uint32_t version = 0;
         const DataHeader old = parse_header(bytes, part, &version);
         head_ = header_bytes(header, version);  // an older version's part file ends as it began
+        // The default table size, left out of the header (SelfplaySettings::text), named in the
+        // message all the same: "hash=8, now hash=16", not "now none".
+        const auto named = [](const DataHeader& h) {
+            return fmt::format("variant={} seed={} {}{}", h.variant, h.seed, h.settings,
+                               h.settings.find("hash=") == std::string::npos ? " hash=16" : "");
+        };
         if (bytes.compare(0, kHeaderBytes, head_) != 0)
-            throw std::runtime_error(part_header_mismatch(
-                part, fmt::format("variant={} seed={} {}", old.variant, old.seed, old.settings),
-                fmt::format("variant={} seed={} {}", header.variant, header.seed,
-                            header.settings)));
+            throw std::runtime_error(part_header_mismatch(part, named(old), named(header)));
         Scan s = scan_blocks(bytes);
         if (s.end_damaged)
             damage_ = fmt::format("the end block at byte {} fails its check; it is written again "

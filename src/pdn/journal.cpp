@@ -127,7 +127,7 @@ JournaledPdn::JournaledPdn(const JournalKind& kind, const std::string& out,
                 "{} with other settings ({}); {}, or {}", start,
                 settings_change(journal->settings, settings),
                 !build(journal->settings).empty() && build(journal->settings) != build(settings)
-                    ? "the build of dambit that made them resumes it"
+                    ? "the build of dambit that made them resumes it (`dambit --version` names a build's checksum)"
                     : "the same settings resume it",
                 again));
         std::string text = file_io::read_all(tmp_);
