@@ -1063,7 +1063,7 @@ elif [ -n "$room" ]; then
   out=$( (ulimit -v 4194304; "$dambit" solve --fen W:WKh2:BKa1,g3 --egtb "$fx/kk" --hash "$fit") 2>&1 >/dev/null)
   status=$?
   if [ "$status" -eq 2 ] &&
-     grep -Eq "^dambit solve: bad value '$fit' for --hash \(more than the [0-9]+ MB of address space left under this process's limit \(ulimit -v\), with the draw search's $((fit / 8)) MB\)\$" <<<"$out"; then
+     grep -Eq "^dambit solve: bad value '$fit' for --hash \(more than the [0-9]+ MB of (address space left under this process's limit \(ulimit -v\)|memory and swap available on this machine), with the draw search's $((fit / 8)) MB\)\$" <<<"$out"; then
     pass=$((pass + 1)); else echo "FAIL hash-draw-search: status $status, $out"; fail=$((fail + 1)); fi
 else
   echo "FAIL hash-draw-search: no room in the refusal of --hash 1048576"; fail=$((fail + 1))
@@ -1176,6 +1176,12 @@ if [ "$sanitized" -eq 0 ]; then
   if [ "$status" -eq 0 ] && grep -Eq '^ +5 +7482 ' <<<"$out" &&
      grep -Eq '^dambit: only [0-9]+ of 64 perft threads could be started \(.*\): going on with [0-9]+$' <<<"$out"; then
     pass=$((pass + 1)); else echo "FAIL threads-refused: status $status, $out"; fail=$((fail + 1)); fi
+  # The same for egtb build, whose tables are written and read by pools of their own.
+  out=$( (ulimit -v 400000; "$dambit" egtb build --variant russian --pieces 3 --threads 64 --dir "$fx/t3lim") 2>&1)
+  status=$?
+  if [ "$status" -eq 0 ] && grep -q '^russian tables up to 3 pieces in .*: 16 slices built' <<<"$out" &&
+     grep -Eq '^dambit: only [0-9]+ of 64 table threads could be started' <<<"$out"; then
+    pass=$((pass + 1)); else echo "FAIL threads-refused-egtb: status $status, $(tail -3 <<<"$out")"; fail=$((fail + 1)); fi
   out=$( (ulimit -v 200000; "$dambit" solve --fen W:Wa1,c1:Ba3) 2>&1)
   status=$?
   if [ "$status" -eq 2 ] && grep -Eq "^dambit solve: the default --hash of 256 MB is more than the [0-9]+ MB of address space left under this process's limit \(ulimit -v\); give a smaller --hash\$" <<<"$out"; then

@@ -377,6 +377,13 @@ for case in stop hang; do
     bad "interrupted-hub-$case" "status $status after $took s: $(cat "$tmp/int-$case.out" "$tmp/int-$case.err")"; fi
 done
 
+# dambit raises its own soft limit of open files (its engines open every table); the engines of
+# other programs it starts get the limit it found (they got the hard limit: 2^30 in some
+# containers breaks a program using select()).
+(ulimit -Sn 256; "$dambit" match --b "hub:ulimit -Sn >'$tmp/lim.txt'; exec '$dambit' hub" --depth 1 \
+  --openings 1 --max-plies 4 >/dev/null 2>&1)
+if [ "$(cat "$tmp/lim.txt" 2>/dev/null)" = 256 ]; then ok; else bad engine-open-files "$(cat "$tmp/lim.txt" 2>/dev/null)"; fi
+
 # A second Ctrl-C while the Hub engines are being stopped ends the match at once, and the
 # engines with it: the engine that sleeps through its `stop` was left running, re-parented to
 # init (the second signal found the default action, not the handler that kills the engines).

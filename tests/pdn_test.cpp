@@ -531,6 +531,30 @@ TEST_CASE("PDN reader: a main line's move strengths and NAGs are kept and writte
     CHECK(strength_nag("!!!").empty());
 }
 
+TEST_CASE("PDN reader: variations past the limit are one too-long problem, the main line whole",
+          "[pdn]") {
+    // One variation of 20,000 moves: the '(' and 16,383 moves are kept (kMaxVariationMoves in
+    // all), the rest left out with one problem named by "(" (the message quotes the move where
+    // the cut came); the main line, c3-d4 f6-g5, is not in doubt and replays.
+    std::string text = "1. c3-d4 (1. a3-b4";
+    for (int i = 1; i < 20000; ++i) text += " b6-a5";
+    text += ") f6-g5 *";
+    const auto games = read_text(text);
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].problems.size() == 1);
+    const Problem& p = games[0].problems[0];
+    CHECK(p.kind == ProblemKind::kTooLong);
+    CHECK(p.token == "(");
+    CHECK(p.message == fmt::format("more than {} variations and moves in one game's variations at "
+                                   "'b6-a5'; the rest are left out",
+                                   kMaxVariationMoves));
+    CHECK_FALSE(games[0].doubtful_moves());
+    REQUIRE(games[0].variations.size() == 1);
+    CHECK(games[0].variations[0].moves.size() == kMaxVariationMoves - 1);
+    CHECK(games[0].moves.size() == 2);
+    CHECK(replayed<Russian>(games[0]).moves.size() == 2);
+}
+
 TEST_CASE("PDN reader: comments past the limit are one too-long problem", "[pdn]") {
     // The first comment fills all but 10 characters; of the second, 10 are kept; the rest and
     // the third are left out, reported once at the '{' where the cut came: "1. c3-d4 {" is

@@ -87,10 +87,15 @@ void prepare_process() {
         if (got != fd && got >= 0) ::close(got);
         if (fd == 0) stdin_closed = true;
     }
+    StartState& start = g_start_state;  // for the programs dambit starts (core/signals.hpp)
+    start.pipe_ignored = signal_ignored(SIGPIPE);
+    start.xfsz_ignored = signal_ignored(SIGXFSZ);
     struct rlimit files {};
     if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        start.files = files;
         files.rlim_cur = files.rlim_max;
-        (void)::setrlimit(RLIMIT_NOFILE, &files);  // refused (an unlimited hard limit): as it was
+        // Refused (an unlimited hard limit): as it was.
+        start.files_raised = ::setrlimit(RLIMIT_NOFILE, &files) == 0;
     }
     ::signal(SIGXFSZ, SIG_IGN);
 }
@@ -275,8 +280,10 @@ std::vector<std::string> table_files(const std::string& dir) {
 
 TablesOption tables_option(const Args& args) {
     TablesOption t;
-    t.cache_megabytes = std::size_t(args.get_megabytes("egtb-cache", 64));
     if (const auto dir = args.get("egtb")) {
+        // Checked against memory only when there are tables to cache: a default refused without
+        // them could not be made smaller (--egtb-cache goes with --egtb).
+        t.cache_megabytes = std::size_t(args.get_megabytes("egtb-cache", 64));
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))
             throw UsageError("no table directory '" + *dir + "' for --egtb");
@@ -327,15 +334,20 @@ std::string file_identity(const std::string& path, const std::string& option) {
     }
 }
 
-std::string tables_identity(const std::string& dir) {
+std::string tables_identity(const std::string& dir, std::string_view variant) {
     if (dir.empty()) return "none";
     // A table's 128-byte header holds the XXH64 of its block index (which holds each block's)
     // and of itself (egtb/file.hpp): the headers and names say what the tables hold.
-    XXH64_state_t* state = XXH64_createState();
+    const auto files = table_files(dir);  // before the state: it may throw
+    const std::unique_ptr<XXH64_state_t, XXH_errorcode (*)(XXH64_state_t*)> held(
+        XXH64_createState(), XXH64_freeState);
+    XXH64_state_t* const state = held.get();
     XXH64_reset(state, 0);
-    const auto files = table_files(dir);
+    std::size_t count = 0;
     for (const std::string& path : files) {
         const std::string name = std::filesystem::path(path).filename().string();
+        if (!variant.empty() && !name.starts_with(std::string(variant) + "-")) continue;
+        ++count;
         XXH64_update(state, name.data(), name.size() + 1);
         char header[128] = {};
         std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -343,9 +355,7 @@ std::string tables_identity(const std::string& dir) {
         if (f) std::fclose(f);
         XXH64_update(state, header, got);
     }
-    const std::uint64_t h = XXH64_digest(state);
-    XXH64_freeState(state);
-    return fmt::format("xxh64:{:016x} ({})", h, count_text(files.size(), "table", "tables"));
+    return fmt::format("xxh64:{:016x}/{}", XXH64_digest(state), count);
 }
 
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args) {

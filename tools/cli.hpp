@@ -71,7 +71,8 @@ void check_stdin_readable();
 // (with stdout closed, a match's output went into its own game file) and each still fails as a
 // closed one would: a write to stdout gives "Bad file descriptor", and check_stdin_readable says
 // the standard input is closed. Then raises the soft limit of open files to the hard one (as
-// Go's runtime does): each engine opens every table file of --egtb, and a match with
+// Go's runtime does, and like it gives the programs it starts the limit it found: StartState):
+// each engine opens every table file of --egtb, and a match with
 // --concurrency N runs 2N engines. And ignores SIGXFSZ, so that a write past a file size limit
 // (ulimit -f) fails as a full disk does, with its error and the output's .tmp removed, rather
 // than kill the program. Called first thing in main.
@@ -132,11 +133,11 @@ std::string program_identity();
 // A file as the checksum of its bytes ("xxh64:HEX"); throws UsageError("OPTION: cannot read ...").
 std::string file_identity(const std::string& path, const std::string& option);
 // A folder of endgame tables as what it holds ("none" for an empty name): the checksum of its
-// tables' names and headers (each header holds the checksums of the table's blocks), "xxh64:HEX
-// (N tables)". A journal then refuses a resume with other tables in the same folder (the next
-// piece count built into it) and takes the same tables copied elsewhere; it named the folder's
-// path, the other way round.
-std::string tables_identity(const std::string& dir);
+// tables' names and headers (each header holds the checksums of the table's blocks) and their
+// count, "xxh64:HEX/N"; with `variant`, of that variant's tables only. A journal then refuses a
+// resume with other tables in the same folder (the next piece count built into it) and takes the
+// same tables copied elsewhere; it named the folder's path, the other way round.
+std::string tables_identity(const std::string& dir, std::string_view variant = {});
 // --eval CHOICE, or the default choice (kDefaultEval).
 std::shared_ptr<const search::LearnedWeights> eval_option(const Args& args);
 inline constexpr const char* kDefaultEval = "auto";

@@ -188,7 +188,8 @@ int dispatch(const std::string& name, int argc, char** argv, bool quiet) {
             // fmt::print's failed write of the standard output (a full disk, a closed one): said
             // as checked_output says it, once.
             if (const auto* failed = dynamic_cast<const std::system_error*>(&e);
-                failed && !quiet && std::ferror(stdout))
+                failed && !quiet && std::ferror(stdout) &&
+                std::string_view(e.what()).starts_with("cannot write to file"))
                 return stdout_failed(1, failed->code().value());
             // Messages can quote a file's bytes (a header's variant name): one line always. A
             // failed allocation says so in words (the sizes users give, --hash, are checked

@@ -505,7 +505,7 @@ std::string match_settings(const cli::Args& args, const search::Limits& limits,
     std::string s = fmt::format("dambit={},variant={},{},max-plies={},grace={},egtb={}",
                                 cli::program_identity(), R::kName, limit, rules.max_plies,
                                 rules.time.grace_ms,
-                                pdn::journal_value(cli::tables_identity(tables.dir)));
+                                pdn::journal_value(cli::tables_identity(tables.dir, R::kName)));
     for (const auto& [letter, spec] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
         if (spec->kind != SideSpec::Kind::kEngine) {
             s += fmt::format(",{}={}:{}", letter,

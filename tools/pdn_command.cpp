@@ -513,7 +513,8 @@ std::string analyse_settings(const cli::Args& args, const AnalyseOptions& o,
     s += fmt::format(",variant={},game={},egtb={}",
                      args.has("variant") ? variant_name(args.variant()) : "tagged",
                      args.has("game") ? args.get_or("game", "") : "all",
-                     pdn::journal_value(cli::tables_identity(o.tables.dir)));
+                     pdn::journal_value(cli::tables_identity(
+                         o.tables.dir, args.has("variant") ? variant_name(args.variant()) : "")));
     return s;
 }
 

@@ -96,7 +96,7 @@ int run(const cli::Args& args) {
     s.eval = cli::eval_identity(weights.get());
     const auto seed = std::uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
     const int threads = int(args.get_int("threads", 1, 1, 256));
-    const auto hash = std::size_t(args.get_megabytes("hash", 16, 1, threads));  // one a thread
+    const auto hash = std::size_t(args.get_megabytes("hash", learn::kDefaultSelfplayHash, 1, threads));  // one a thread
     s.hash_megabytes = hash;
 
     std::vector<learn::Sample> kept;

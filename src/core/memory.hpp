@@ -16,22 +16,10 @@ namespace dambit {
 
 namespace memory_detail {
 
-// The number after `key` in /proc/meminfo (kB), or -1.
-inline std::int64_t meminfo_kb(const std::string& key) {
-    std::ifstream in("/proc/meminfo");
-    std::string name;
-    std::int64_t kb = 0;
-    std::string unit;
-    while (in >> name >> kb) {
-        std::getline(in, unit);
-        if (name == key + ":") return kb;
-    }
-    return -1;
-}
-
-// The number after `key` in /proc/self/status (kB), or -1.
-inline std::int64_t status_kb(const std::string& key) {
-    std::ifstream in("/proc/self/status");
+// The number after "KEY:" in a /proc file of such lines (/proc/meminfo, /proc/self/status: kB),
+// or -1.
+inline std::int64_t proc_kb(const char* path, const std::string& key) {
+    std::ifstream in(path);
     std::string line;
     while (std::getline(in, line))
         if (line.starts_with(key + ":")) {
@@ -43,6 +31,7 @@ inline std::int64_t status_kb(const std::string& key) {
         }
     return -1;
 }
+inline std::int64_t meminfo_kb(const std::string& key) { return proc_kb("/proc/meminfo", key); }
 
 // The value of `key` in a cgroup's memory.stat (bytes), or 0.
 inline std::int64_t stat_value(const std::string& path, const std::string& key) {
@@ -121,14 +110,26 @@ inline std::int64_t cgroup_limit() {
 
 }  // namespace memory_detail
 
-// The memory this process may ever hold, in MB: the machine's RAM, or the container's limit when
-// it is lower. For the default of a job's own cap (egtb --memory), where what is free now is not
+// The address space this process may still take under its limit (ulimit -v, RLIMIT_AS), in
+// MB: the limit less what it holds now (VmSize) and 64 MB for the stacks of its threads (8 MB
+// each) and its own allocations; -1 without a limit.
+inline std::int64_t address_space_left_megabytes() {
+    struct rlimit as {};
+    if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return -1;
+    const std::int64_t held_kb = memory_detail::proc_kb("/proc/self/status", "VmSize");
+    const std::int64_t limit_kb = std::int64_t(as.rlim_cur >> 10);
+    return std::max<std::int64_t>(0, (limit_kb - std::max<std::int64_t>(0, held_kb)) / 1024 - 64);
+}
+
+// The memory this process may ever hold, in MB: the machine's RAM, or the container's limit or
+// the address space left under its own limit (ulimit -v) when lower. For the default of a job's own cap (egtb --memory), where what is free now is not
 // the point.
 inline std::int64_t memory_limit_megabytes() {
     std::int64_t bytes = std::int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
     if (const std::int64_t limit = memory_detail::cgroup_limit(); limit > 0 && (bytes <= 0 || limit < bytes))
         bytes = limit;
-    return bytes >> 20;
+    const std::int64_t left = address_space_left_megabytes();  // ulimit -v, when lower
+    return left >= 0 ? std::min(bytes >> 20, left) : bytes >> 20;
 }
 
 // The memory and swap this process can have now, in MB: what the kernel counts available
@@ -147,17 +148,6 @@ inline std::int64_t memory_and_swap_megabytes() {
     if (const std::int64_t room = memory_detail::cgroup_room(); room >= 0)
         mb = std::min(mb, room >> 20);
     return mb;
-}
-
-// The address space this process may still take under its limit (ulimit -v, RLIMIT_AS), in
-// MB: the limit less what it holds now (VmSize) and 64 MB for the stacks of its threads (8 MB
-// each) and its own allocations; -1 without a limit.
-inline std::int64_t address_space_left_megabytes() {
-    struct rlimit as {};
-    if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return -1;
-    const std::int64_t held_kb = memory_detail::status_kb("VmSize");
-    const std::int64_t limit_kb = std::int64_t(as.rlim_cur >> 10);
-    return std::max<std::int64_t>(0, (limit_kb - std::max<std::int64_t>(0, held_kb)) / 1024 - 64);
 }
 
 // Why `copies` tables of `mb` MB each cannot be allocated here: "more than the N MB of memory

@@ -16,6 +16,8 @@
 #include <mutex>
 #include <thread>
 
+#include "core/threads.hpp"
+
 namespace dambit::egtb {
 namespace {
 
@@ -97,10 +99,9 @@ void write_table(const std::string& path, TableHeader h, const std::vector<std::
         }
         ZSTD_freeCCtx(cx);
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+    Workers pool(std::max(1, threads) - 1, "table", 1, [&](std::size_t) { work(); });
     work();
-    for (auto& t : pool) t.join();
+    pool.join();
 
     std::vector<unsigned char> index(std::size_t(h.blocks) * kEntryBytes);
     std::uint64_t offset = 0;
@@ -302,10 +303,9 @@ std::vector<std::uint8_t> TableFile::read_all(int threads) const {
             }
         }
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < std::max(1, threads); ++t) pool.emplace_back(work);
+    Workers pool(std::max(1, threads) - 1, "table", 1, [&](std::size_t) { work(); });
     work();
-    for (auto& t : pool) t.join();
+    pool.join();
     if (failed) throw TableError(error);
     return all;
 }

@@ -153,7 +153,9 @@ DataWriter::DataWriter(const std::string& path, const DataHeader& header,
         // message all the same: "hash=8, now hash=16", not "now none".
         const auto named = [](const DataHeader& h) {
             return fmt::format("variant={} seed={} {}{}", h.variant, h.seed, h.settings,
-                               h.settings.find("hash=") == std::string::npos ? " hash=16" : "");
+                               h.settings.find("hash=") == std::string::npos
+                                   ? fmt::format(" hash={}", kDefaultSelfplayHash)
+                                   : std::string());
         };
         if (bytes.compare(0, kHeaderBytes, head_) != 0)
             throw std::runtime_error(part_header_mismatch(part, named(old), named(header)));

@@ -33,6 +33,10 @@ struct Sample {
 };
 static_assert(sizeof(Sample) == 32);
 
+// selfplay's default table size (MB), which the settings text of a header leaves out (the first
+// data files were written without it): SelfplaySettings::text.
+inline constexpr std::size_t kDefaultSelfplayHash = 16;
+
 struct DataHeader {
     std::string variant;
     std::uint64_t seed = 0;

@@ -29,13 +29,14 @@ struct SelfplaySettings {
     int random_min = 4, random_max = 8;  // random plies at the start of each game
     int max_plies = 200;  // then a draw
     std::string eval = "auto";
-    std::size_t hash_megabytes = 16;  // the table's size changes what it keeps, so the games
+    // The table's size changes what it keeps, so the games.
+    std::size_t hash_megabytes = kDefaultSelfplayHash;
     // As the data file's header keeps them: a resumed run must have the same. (The default table
     // size is left out, as the first data files were written without it.)
     std::string text() const {
         std::string t = fmt::format("nodes={} random={}-{} max-plies={} eval={}", nodes,
                                     random_min, random_max, max_plies, eval);
-        if (hash_megabytes != 16) t += fmt::format(" hash={}", hash_megabytes);
+        if (hash_megabytes != kDefaultSelfplayHash) t += fmt::format(" hash={}", hash_megabytes);
         return t;
     }
 };

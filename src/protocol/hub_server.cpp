@@ -306,13 +306,18 @@ public:
         stop_.store(false);
         searching_.store(true);
         unlimited_ = mode == Mode::kPonder || limits.infinite;
-        thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
-            const std::string done = run(root, history, limits, mode, out);
-            // Not searching before the answer goes out: a client may send its next command as
-            // soon as it reads `done`.
+        try {
+            thread_ = std::thread([this, limits, mode, &out, root = root_, history = history_] {
+                const std::string done = run(root, history, limits, mode, out);
+                // Not searching before the answer goes out: a client may send its next command
+                // as soon as it reads `done`.
+                searching_.store(false);
+                if (!done.empty()) out.line(done);
+            });
+        } catch (...) {  // the system refused the thread: no search runs (the caller says so)
             searching_.store(false);
-            if (!done.empty()) out.line(done);
-        });
+            throw;
+        }
     }
     // Through the search's stop flag, which a stop sent right after `go` (before the search
     // thread has started) cannot miss.

@@ -108,11 +108,11 @@ ChildProcess::ChildProcess(const std::string& command, std::size_t max_line)
         ::setpgid(0, 0);
         ::dup2(to_child[0], 0);
         ::dup2(from_child[1], 1);
-        // SIGPIPE and SIGXFSZ are dambit's own choices; SIGINT, SIGTERM and SIGHUP are caught
+        // SIGPIPE, SIGXFSZ and the limit of open files are dambit's own choices: the engine gets
+        // them as dambit found them (restore_start_state). SIGINT, SIGTERM and SIGHUP are caught
         // here or were ignored when dambit started (nohup): exec makes the caught ones default,
         // and the ignored ones stay ignored for the engine too.
-        ::signal(SIGPIPE, SIG_DFL);
-        ::signal(SIGXFSZ, SIG_DFL);
+        restore_start_state();
         ::execl(shell, "sh", "-c", text, static_cast<char*>(nullptr));
         ::_exit(127);
     }
