@@ -163,11 +163,15 @@ std::int64_t Args::get_megabytes(const std::string& name, std::int64_t fallback,
                                  std::int64_t lo, std::int64_t copies) const {
     const std::int64_t mb = get_int(name, fallback, lo, std::int64_t(1) << 20);
     if (const std::string why = beyond_memory(mb, copies); !why.empty())
-        throw UsageError(has(name) ? fmt::format("bad value '{}' for --{} ({})", mb, name, why)
-                                   : fmt::format("the default --{} of {} MB is {}; give a smaller "
-                                                 "--{}",
-                                                 name, mb, why, name));
+        throw megabytes_refused(name, mb, why);
     return mb;
+}
+
+UsageError Args::megabytes_refused(const std::string& name, std::int64_t mb,
+                                   const std::string& why) const {
+    return UsageError(has(name) ? fmt::format("bad value '{}' for --{} ({})", mb, name, why)
+                                : fmt::format("the default --{} of {} MB is {}; give a smaller --{}",
+                                              name, mb, why, name));
 }
 
 std::string decimal_text(double x, int places) {

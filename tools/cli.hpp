@@ -53,6 +53,11 @@ public:
     // A size in MB (--hash, --egtb-cache) from lo to 2^20, and no more than this machine's
     // memory and swap for the `copies` tables of that size the command makes (one per engine):
     // a size that cannot be allocated is refused here, naming the option.
+    // The refusal of `mb` MB for --NAME that does not fit (`why`, beyond_memory's words): "bad
+    // value 'MB' for --NAME (WHY)", or, when it was not given, "the default --NAME of MB MB is
+    // WHY; give a smaller --NAME".
+    UsageError megabytes_refused(const std::string& name, std::int64_t mb,
+                                 const std::string& why) const;
     std::int64_t get_megabytes(const std::string& name, std::int64_t fallback,
                                std::int64_t lo = 1, std::int64_t copies = 1) const;
     Variant variant() const;  // --variant, default russian

@@ -919,11 +919,7 @@ int run(const cli::Args& args) {
             }
         });
     // Whatever ends the loop below, the games under way end before the workers are joined.
-    const struct StopWorkers {
-        std::atomic<bool>& stop;
-        std::atomic<bool>& abandon;
-        ~StopWorkers() { stop = abandon = true; }
-    } stop_workers{stop, abandon};
+    const SetOnExit stop_workers{stop}, abandon_games{abandon};
 
     int wins = 0, draws = 0, losses = 0, forfeits_a = 0, forfeits_b = 0;
     std::array<int, 5> pairs{};  // the pairs in which A scored 0, 1/2, 1, 3/2 and 2 points

@@ -480,12 +480,14 @@ void analyse_one(const pdn::Game<R>& game, Variant v, int number, const AnalyseO
         }
         // The engine's line after each marked move, as a variation: the moves played instead.
         std::vector<std::vector<std::string>> lines(a.plies.size());
-        for (const auto& p : a.plies) {
+        Position<R> before = game.start;  // the position before each move in turn
+        for (std::size_t k = 0; k < a.plies.size(); before = before.play(game.moves[k++].move)) {
+            const auto& p = a.plies[k];
             if (p.mark == play::Mark::kNone || p.pv.empty()) continue;
-            Position<R> at = game.position(std::size_t(p.ply));
+            Position<R> at = before;
             for (const std::string& text : p.pv) {
                 const auto pm = parse_move<R>(at, text);  // the engine's line: legal moves
-                lines[std::size_t(p.ply)].push_back(pdn::pdn_move_text<R>(at, pm));
+                lines[k].push_back(pdn::pdn_move_text<R>(at, pm));
                 at = at.play(pm.move);
             }
         }

@@ -150,10 +150,7 @@ int run(const cli::Args& args) {
             }
         });
     // Whatever ends the loop below, the workers stop before they are joined.
-    const struct StopWorkers {
-        std::atomic<bool>& stop;
-        ~StopWorkers() { stop = true; }
-    } stop_workers{stop};
+    const SetOnExit stop_workers{stop};
 
     // Ctrl-C, kill or a closed terminal: the games under way end, the whole blocks are in the
     // journal, and the same command goes on from there (exit status 130).

@@ -336,11 +336,9 @@ int run(const cli::Args& args) {
     const std::int64_t draws =
         !tables.dir.empty() || opt.draw_rules ? std::max<std::int64_t>(1, hash / 8) : 0;
     if (const std::string why = beyond_memory(hash + draws); !why.empty())
-        throw cli::UsageError(fmt::format(
-            fmt::runtime(args.has("hash")
-                             ? "bad value '{}' for --hash ({}{})"
-                             : "the default --hash of {} MB is {}{}; give a smaller --hash"),
-            hash, why, draws ? fmt::format(", with the draw search's {} MB", draws) : std::string()));
+        throw args.megabytes_refused(
+            "hash", hash,
+            why + (draws ? fmt::format(", with the draw search's {} MB", draws) : std::string()));
     opt.hash_megabytes = std::size_t(hash);
     opt.tables_dir = tables.dir;
     opt.tables_cache_megabytes = tables.cache_megabytes;

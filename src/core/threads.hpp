@@ -61,4 +61,11 @@ private:
     std::vector<std::thread> threads_;
 };
 
+// Sets `flag` when it goes out of scope, however the scope ends: declared after a Workers whose
+// threads stop on that flag, it tells them to stop before the Workers joins them.
+struct SetOnExit {
+    std::atomic<bool>& flag;
+    ~SetOnExit() { flag = true; }
+};
+
 }  // namespace dambit
